@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every target of ours shares, set in this one place: Swift 6 language
+/// mode comes from `swiftLanguageModes` below; warnings are errors in our code.
+let strictSettings: [SwiftSetting] = [
+  .unsafeFlags(["-warnings-as-errors"])
+]
+
+let package = Package(
+  name: "WebsiteData",
+  products: [
+    .library(name: "WebsiteData", targets: ["WebsiteData"]),
+    .library(name: "CookieCore", targets: ["CookieCore"]),
+    .library(name: "WebsiteDataStore", targets: ["WebsiteDataStore"]),
+    .executable(name: "sitedata", targets: ["SiteDataCLI"]),
+    .executable(name: "sitedata-bench", targets: ["SiteDataBench"]),
+  ],
+  targets: [
+    // System-library shims (module map + tiny static-inline wrappers).
+    .systemLibrary(
+      name: "CPSL", path: "Sources/CPSL", pkgConfig: "libpsl",
+      providers: [.apt(["libpsl-dev"])]),
+    .systemLibrary(
+      name: "CIDN2", path: "Sources/CIDN2", pkgConfig: "libidn2",
+      providers: [.apt(["libidn2-dev"])]),
+
+    // Pure Swift cookie semantics: no C, no files, no clock.
+    .target(name: "CookieCore", swiftSettings: strictSettings),
+    // The async stores and the domain facts (libpsl, libidn2).
+    .target(
+      name: "WebsiteDataStore",
+      dependencies: ["CookieCore", "CPSL", "CIDN2"],
+      swiftSettings: strictSettings),
+    // The umbrella module users import.
+    .target(
+      name: "WebsiteData", dependencies: ["CookieCore", "WebsiteDataStore"],
+      swiftSettings: strictSettings),
+    .executableTarget(
+      name: "SiteDataCLI", dependencies: ["WebsiteData"],
+      swiftSettings: strictSettings),
+    .executableTarget(
+      name: "SiteDataBench", dependencies: ["WebsiteData"],
+      swiftSettings: strictSettings),
+
+    .testTarget(
+      name: "CookieCoreTests", dependencies: ["CookieCore"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "WebsiteDataStoreTests", dependencies: ["WebsiteDataStore", "CookieCore"],
+      exclude: ["Fixtures"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "SiteDataCLITests", dependencies: ["SiteDataCLI"],
+      swiftSettings: strictSettings),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs the peer benchmarks of ../shared/bench (W1 parse, W2 lookup, W3 ingest) with this engine
+# (`sitedata-bench`) interleaved with the peers, then prints the engine's rate over each peer's.
+#
+#   Scripts/bench.sh                        # W1|W2|W3, 3 runs each, medians
+#   RUNS=5 ONLY='W2' Scripts/bench.sh
+#   SCRATCH_PATH=/tmp/build-bench Scripts/bench.sh   # build outside .build
+#
+# Environment: ONLY (job regex, default W1|W2|W3), RUNS (default 3), BENCH_WORK (data, builds and
+# results of the peers; default /tmp/websitedata-peer-bench), SHARED_BENCH (the peer benchmark
+# folder; default ../shared/bench next to the repository), SCRATCH_PATH (swift build scratch path).
+# Targets: W1 >= 2x Go, W2 >= 10x Go at 20k and 200k, W3 >= 2x Go.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+shared="${SHARED_BENCH:-$repo/../shared/bench}"
+build=(swift build -c release --product sitedata-bench --package-path "$repo")
+[ -n "${SCRATCH_PATH:-}" ] && build+=(--scratch-path "$SCRATCH_PATH")
+echo "== build sitedata-bench (release)" >&2
+"${build[@]}" >&2
+bin="$("${build[@]}" --show-bin-path)/sitedata-bench"
+
+summary="$(mktemp)"
+trap 'rm -f "$summary"' EXIT
+ENGINE_BENCH="$bin" ONLY="${ONLY:-W1|W2|W3}" RUNS="${RUNS:-3}" \
+  BENCH_WORK="${BENCH_WORK:-/tmp/websitedata-peer-bench}" "$shared/run-peers.sh" | tee "$summary"
+
+echo
+echo "== websitedata against each peer (median rates; higher is better)"
+python3 - "$summary" <<'PY'
+import sys
+
+ENGINE = "websitedata"
+# (workload, peer, minimum ratio)
+TARGETS = [("W1", "go-cookiejar", 2), ("W2-20k", "go-cookiejar", 10),
+           ("W2-200k", "go-cookiejar", 10), ("W3", "go-cookiejar", 2)]
+
+
+def human(rate):
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        if rate >= scale:
+            return "%.3g%s" % (rate / scale, suffix)
+    return "%.3g" % rate
+
+
+# Summary rows (tools/aggregate.py): peer workload runs median (min .. max) unit secs (min .. max) notes
+rows = {}
+order = []
+for line in open(sys.argv[1]):
+    t = line.split()
+    if len(t) < 12 or t[0] == "peer" or not t[3].replace(".", "", 1).isdigit():
+        continue
+    notes = dict(p.split("=", 1) for p in t[12:] if "=" in p)
+    rows[(t[0], t[1])] = (float(t[3]), t[7], notes)
+    if t[1] not in order:
+        order.append(t[1])
+
+for workload in order:
+    mine = rows.get((ENGINE, workload))
+    if mine is None:
+        continue
+    rate, unit, notes = mine
+    extra = ""
+    if workload.startswith("W2"):
+        extra = "  (sample_exact=%s/%s sameset=%s, jar=%s)" % (
+            notes.get("sample_exact"), notes.get("samples"), notes.get("sample_sameset"), notes.get("jar"))
+    elif workload == "W3":
+        extra = "  (jar=%s, RFC 6265 expects %s)" % (notes.get("jar"), notes.get("expected_full"))
+    print("%-8s %s %s %s%s" % (workload, ENGINE, human(rate), unit, extra))
+    for (peer, wl), (peer_rate, _, _) in rows.items():
+        if wl == workload and peer != ENGINE:
+            print("%-8s   vs %-17s %8s = %.1fx" % ("", peer, human(peer_rate), rate / peer_rate))
+
+print()
+print("== targets")
+for workload, peer, want in TARGETS:
+    mine, theirs = rows.get((ENGINE, workload)), rows.get((peer, workload))
+    if mine is None or theirs is None:
+        print("%-8s >= %gx %s: not measured" % (workload, want, peer))
+        continue
+    ratio = mine[0] / theirs[0]
+    print("%-8s >= %gx %s: %.1fx (%s needed) %s" % (
+        workload, want, peer, ratio, human(want * theirs[0]), "met" if ratio >= want else "NOT MET"))
+PY

@@ -1,0 +1,71 @@
+/// How same-site a request is, as SameSite enforcement needs it (RFC 6265bis
+/// §5.2, §5.8.3 step 1; Chromium's `CookieOptions::SameSiteCookieContext`).
+public enum SameSiteContext: Int, Sendable, Hashable, Comparable {
+  /// Cross-site: only `SameSite=None` cookies (and, in legacy mode, unspecified ones).
+  case crossSite = 0
+  /// A cross-site top-level navigation with an unsafe method (a POST): only the
+  /// Lax-allowing-unsafe window lets unspecified cookies through.
+  case laxMethodUnsafe = 1
+  /// A cross-site top-level navigation with a safe method: Lax cookies are sent.
+  case lax = 2
+  /// Same-site: every cookie.
+  case strict = 3
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The sites of a request context, computed once per request.
+public struct ContextSites: Sendable {
+  /// The site of the request URL.
+  public let request: Site
+  /// The top-level site ("site for cookies").
+  public let topLevel: Site
+  /// The SameSite context for reading cookies (sending the Cookie header).
+  public let forRequest: SameSiteContext
+  /// The SameSite context for writing cookies (processing Set-Cookie).
+  public let forResponse: SameSiteContext
+  /// Whether the request is third-party (schemelessly cross-site with the
+  /// top-level site), as third-party cookie policies see it.
+  public let isThirdParty: Bool
+  /// The partition key of this context (CHIPS).
+  public let partitionKey: CookiePartitionKey
+
+  /// Computes the sites of `context`.
+  ///
+  /// Request rules (Chromium `ComputeSameSiteContextForRequest`): same-site
+  /// when the request URL, the initiator and every URL of the redirect chain
+  /// are same-site with the top-level site; otherwise a top-level navigation
+  /// is `lax` (safe method) or `laxMethodUnsafe`, and anything else is
+  /// cross-site. Response rules (§5.7 step 16): a top-level navigation may set
+  /// any cookie; a subresource needs its URL and chain to be same-site (the
+  /// initiator does not count). Script APIs compare the document with the
+  /// top-level site.
+  public init(_ context: CookieRequestContext, facts: some DomainFacts) {
+    let request = Site(context.url, facts: facts)
+    let topLevel = context.kind == .navigation ? request : Site(context.topLevelURL, facts: facts)
+    self.request = request
+    self.topLevel = topLevel
+    let urlSameSite = request == topLevel
+    let chainSameSite = context.redirectChain.allSatisfy { Site($0, facts: facts) == topLevel }
+    let initiatorSameSite = context.initiator.map { Site($0, facts: facts) == request } ?? true
+
+    if context.source == .script {
+      forRequest = urlSameSite ? .strict : .crossSite
+      forResponse = forRequest
+    } else if context.kind == .navigation {
+      if initiatorSameSite && chainSameSite {
+        forRequest = .strict
+      } else {
+        forRequest = context.isSafeMethod ? .lax : .laxMethodUnsafe
+      }
+      forResponse = forRequest == .strict ? .strict : .lax
+    } else {
+      forRequest = urlSameSite && initiatorSameSite && chainSameSite ? .strict : .crossSite
+      forResponse = urlSameSite && chainSameSite ? .strict : .crossSite
+    }
+    isThirdParty = context.kind == .subresource && !request.isSchemelesslySameSite(with: topLevel)
+    let crossSiteAncestor =
+      context.hasCrossSiteAncestorFrame || (context.kind == .subresource && !urlSameSite)
+    partitionKey = CookiePartitionKey(site: topLevel, hasCrossSiteAncestor: crossSiteAncestor)
+  }
+}

@@ -1,0 +1,21 @@
+/// Facts about domain names that cookie rules need but pure Swift cannot know:
+/// the public suffix list and IDNA.
+///
+/// CookieCore never reads files or calls C; an implementation is injected.
+/// `WebsiteDataStore` provides one backed by libpsl and libidn2; tests may use
+/// a small fixed list. Implementations must be thread-safe.
+public protocol DomainFacts: Sendable {
+  /// The ASCII (A-label) form of a domain name, lower-cased, per UTS #46
+  /// processing as the WHATWG URL Standard's "domain to ASCII" does it; `nil`
+  /// when the name cannot be converted.
+  func asciiDomain(_ domain: String) -> String?
+
+  /// The registrable domain ("eTLD+1") of a lower-case ASCII host name, or
+  /// `nil` when the host is itself a public suffix (or has no known suffix
+  /// and a single label).
+  func registrableDomain(_ host: String) -> String?
+
+  /// Whether a lower-case ASCII domain name is a public suffix (ICANN or
+  /// private section of the list, as browsers use it for cookies).
+  func isPublicSuffix(_ domain: String) -> Bool
+}

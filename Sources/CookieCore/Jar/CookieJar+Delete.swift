@@ -1,0 +1,33 @@
+import Foundation
+
+extension CookieJar {
+  /// Deletes every cookie `filter` matches; returns the changes (`.deleted`).
+  public mutating func delete(matching filter: CookieFilter) -> [CookieChange] {
+    let victims = byDomain.values.lazy.flatMap { $0 }.map(\.cookie).filter(filter.matches)
+    var changes: [CookieChange] = []
+    for victim in Array(victims) {
+      if let removed = remove(victim.identity) {
+        changes.append(CookieChange(cookie: removed, cause: .deleted))
+      }
+    }
+    return changes
+  }
+
+  /// Deletes the cookie with `identity`, if present.
+  public mutating func delete(_ identity: CookieIdentity) -> CookieChange? {
+    remove(identity).map { CookieChange(cookie: $0, cause: .deleted) }
+  }
+
+  /// Removes every expired cookie (§5.7 step 24 for the whole jar).
+  public mutating func removeExpired(now: Date) -> [CookieChange] {
+    let victims = byDomain.values.lazy.flatMap { $0 }.filter { $0.expiry <= now.timeIntervalSince1970 }
+      .map(\.cookie)
+    var changes: [CookieChange] = []
+    for victim in Array(victims) {
+      if let removed = remove(victim.identity) {
+        changes.append(CookieChange(cookie: removed, cause: .expired))
+      }
+    }
+    return changes
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The cookie store's state machine: a value type holding every cookie, which
+/// applies RFC 6265bis storage (§5.7) and retrieval (§5.8.3) rules plus the
+/// configured policies, and returns every change it makes.
+///
+/// Cookies are kept per exact domain, each list in header order (longer path
+/// first, then earlier creation), and indexed by site (registrable domain) for
+/// limits and explanations. A lookup visits only the lists of the request
+/// host and its parent domains, so its cost does not grow with the jar.
+///
+/// Not thread-safe by itself; the store's actor owns one.
+public struct CookieJar: Sendable {
+  /// The rules this jar applies.
+  public var configuration: CookieJarConfiguration
+  /// The public suffix list and IDNA.
+  public let facts: any DomainFacts
+
+  /// Cookies by exact domain, each list in header order.
+  var byDomain: [String: [StoredCookie]] = [:]
+  /// The domains that hold cookies, by site key (registrable domain).
+  var domainsBySite: [String: Set<String>] = [:]
+  /// The number of cookies in the jar.
+  public private(set) var count = 0
+  /// The next insertion sequence number (see `StoredCookie.sequence`).
+  var nextSequence: UInt64 = 0
+
+  /// An empty jar.
+  public init(configuration: CookieJarConfiguration, facts: any DomainFacts) {
+    self.configuration = configuration
+    self.facts = facts
+  }
+
+  /// A jar holding `cookies` as they are (loading a persistent store): no
+  /// rule is re-applied and nothing is evicted; of two cookies with one
+  /// identity the later in `cookies` wins.
+  public init(configuration: CookieJarConfiguration, facts: any DomainFacts, cookies: [Cookie]) {
+    self.init(configuration: configuration, facts: facts)
+    var lists: [String: [StoredCookie]] = [:]
+    lists.reserveCapacity(cookies.count / 4)
+    for cookie in cookies {
+      lists[cookie.domain, default: []].append(StoredCookie(cookie, sequence: nextSequence))
+      nextSequence += 1
+    }
+    for (domain, list) in lists {
+      var unique: [CookieIdentity: StoredCookie] = [:]
+      for stored in list { unique[stored.cookie.identity] = stored }
+      let sorted = unique.values.sorted { $0.precedes($1) }
+      byDomain[domain] = sorted
+      domainsBySite[siteKey(forDomain: domain), default: []].insert(domain)
+      count += sorted.count
+    }
+  }
+
+  /// Every cookie, ordered by domain, then header order.
+  public var allCookies: [Cookie] {
+    byDomain.keys.sorted().flatMap { byDomain[$0, default: []].map(\.cookie) }
+  }
+
+  /// The cookies of one site key (see ``siteKey(forDomain:)``).
+  public func cookies(ofSite site: String) -> [Cookie] {
+    (domainsBySite[site] ?? []).sorted().flatMap { byDomain[$0, default: []].map(\.cookie) }
+  }
+
+  /// The site keys (registrable domains) that hold cookies.
+  public var sites: [String] { domainsBySite.keys.sorted() }
+
+  /// The key cookies of `domain` are grouped under: its registrable domain,
+  /// or the domain itself for IP literals and public suffixes.
+  public func siteKey(forDomain domain: String) -> String {
+    CookieDomain.isIPLiteral(domain) ? domain : facts.registrableDomain(domain) ?? domain
+  }
+
+  // MARK: - Primitives
+
+  /// Finds the cookie with `identity`.
+  func find(_ identity: CookieIdentity) -> (index: Int, stored: StoredCookie)? {
+    guard let list = byDomain[identity.domain] else { return nil }
+    guard let index = list.firstIndex(where: { $0.cookie.identity == identity }) else { return nil }
+    return (index, list[index])
+  }
+
+  /// Adds a cookie that has no identity twin in the jar, at its header-order place.
+  mutating func add(_ cookie: Cookie) {
+    let stored = StoredCookie(cookie, sequence: nextSequence)
+    nextSequence += 1
+    let domain = stored.cookie.domain
+    var list = byDomain.removeValue(forKey: domain) ?? []
+    if list.isEmpty { domainsBySite[siteKey(forDomain: domain), default: []].insert(domain) }
+    let position = list.lastIndex(where: { !stored.precedes($0) }).map { $0 + 1 } ?? 0
+    list.insert(stored, at: position)
+    byDomain[domain] = list
+    count += 1
+  }
+
+  /// Replaces the cookie at `index` of its domain list with one of the same
+  /// identity and ordering keys (it keeps the twin's sequence).
+  mutating func replace(at index: Int, with cookie: Cookie) {
+    guard let twin = byDomain[cookie.domain]?[index] else { return }
+    byDomain[cookie.domain]?[index] = StoredCookie(cookie, sequence: twin.sequence)
+  }
+
+  /// Removes the cookie with `identity`; returns it.
+  @discardableResult
+  mutating func remove(_ identity: CookieIdentity) -> Cookie? {
+    let domain = identity.domain
+    guard var list = byDomain.removeValue(forKey: domain),
+      let index = list.firstIndex(where: { $0.cookie.identity == identity })
+    else { return nil }
+    let removed = list.remove(at: index)
+    count -= 1
+    if list.isEmpty {
+      let site = siteKey(forDomain: domain)
+      domainsBySite[site]?.remove(domain)
+      if domainsBySite[site]?.isEmpty == true { domainsBySite[site] = nil }
+    } else {
+      byDomain[domain] = list
+    }
+    return removed.cookie
+  }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// A cookie as the jar holds it: immutable and shared, with what lookups need
+/// precomputed. Changing a cookie means replacing its `StoredCookie`.
+///
+/// Immutable (`let` only), hence `Sendable`.
+final class StoredCookie: Sendable {
+  let cookie: Cookie
+  /// `name=value`, or the value of a nameless cookie.
+  let pair: String
+  /// The path length in bytes (the first ordering key, §5.8.3 step 2).
+  let pathLength: Int
+  /// Seconds since 1970 of the expiry, `.infinity` for a session cookie.
+  let expiry: Double
+  /// Seconds since 1970 of the creation (the second ordering key).
+  let created: Double
+  /// The order in which cookies entered the jar, breaking ties between equal
+  /// creation times (as Chromium keeps creation times unique); a replacement
+  /// keeps its twin's sequence as it keeps its creation time.
+  let sequence: UInt64
+
+  init(_ cookie: Cookie, sequence: UInt64) {
+    self.sequence = sequence
+    self.cookie = cookie
+    pair = cookie.headerPair
+    pathLength = cookie.path.utf8.count
+    expiry = cookie.expiresAt?.timeIntervalSince1970 ?? .infinity
+    created = cookie.createdAt.timeIntervalSince1970
+  }
+
+  /// Whether this cookie is sent before `other` (§5.8.3 step 2: longer paths
+  /// first, then earlier creation times).
+  @inline(__always)
+  func precedes(_ other: StoredCookie) -> Bool {
+    if pathLength != other.pathLength { return pathLength > other.pathLength }
+    if created != other.created { return created < other.created }
+    return sequence < other.sequence
+  }
+}

@@ -1,0 +1,69 @@
+/// Cookie path rules of RFC 6265bis §5.1.4.
+public enum CookiePath {
+  /// The default-path of a request path (§5.1.4): everything up to, not
+  /// including, the right-most "/", or "/" when the path has no other "/".
+  public static func defaultPath(of requestPath: String) -> String {
+    let bytes = requestPath.utf8
+    guard bytes.first == UInt8(ascii: "/"),
+      let last = bytes.lastIndex(of: UInt8(ascii: "/")), last != bytes.startIndex
+    else { return "/" }
+    return String(requestPath[..<last])
+  }
+
+  /// Whether `requestPath` path-matches `cookiePath` (§5.1.4): they are equal,
+  /// or the cookie path is a prefix ending in "/", or a prefix followed by "/".
+  @inlinable
+  public static func matches(requestPath: String, cookiePath: String) -> Bool {
+    var requestPath = requestPath
+    var cookiePath = cookiePath
+    return requestPath.withUTF8 { request in
+      cookiePath.withUTF8 { cookie in
+        guard cookie.count <= request.count else { return false }
+        guard cookie.count > 0 else { return false }
+        if memcmpEqual(request.baseAddress, cookie.baseAddress, cookie.count) == false {
+          return false
+        }
+        if cookie.count == request.count { return true }
+        if cookie[cookie.count - 1] == UInt8(ascii: "/") { return true }
+        return request[cookie.count] == UInt8(ascii: "/")
+      }
+    }
+  }
+
+  @usableFromInline
+  static func memcmpEqual(
+    _ lhs: UnsafePointer<UInt8>?, _ rhs: UnsafePointer<UInt8>?, _ count: Int
+  ) -> Bool {
+    guard let lhs, let rhs else { return count == 0 }
+    for offset in 0..<count where lhs[offset] != rhs[offset] { return false }
+    return true
+  }
+}
+
+/// Domain rules of RFC 6265bis §5.1.3.
+public enum CookieDomain {
+  /// Whether `host` domain-matches `domain` (§5.1.3): equal, or `host` ends
+  /// with "." followed by `domain` and `host` is a host name, not an IP.
+  public static func matches(host: String, isIPAddress: Bool, domain: String) -> Bool {
+    if host == domain { return true }
+    if isIPAddress { return false }
+    let hostBytes = host.utf8
+    let domainBytes = domain.utf8
+    guard hostBytes.count > domainBytes.count else { return false }
+    let dotIndex = hostBytes.index(hostBytes.endIndex, offsetBy: -domainBytes.count - 1)
+    guard hostBytes[dotIndex] == UInt8(ascii: ".") else { return false }
+    return hostBytes[hostBytes.index(after: dotIndex)...].elementsEqual(domainBytes)
+  }
+
+  /// Whether a stored domain string is an IP literal (IPv6 in brackets, or
+  /// dotted IPv4): such domains are their own site and never domain-match.
+  public static func isIPLiteral(_ domain: String) -> Bool {
+    if domain.utf8.first == UInt8(ascii: "[") { return true }
+    guard let last = domain.utf8.last, last >= UInt8(ascii: "0"), last <= UInt8(ascii: "9") else {
+      return false
+    }
+    return domain.utf8.allSatisfy {
+      ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
+    }
+  }
+}

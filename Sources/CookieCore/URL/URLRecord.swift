@@ -1,0 +1,148 @@
+/// A parsed http, https, ws or wss URL, as browsers and curl see it.
+///
+/// This is the WHATWG URL Standard's URL record (§4.1 "URL representation",
+/// https://url.spec.whatwg.org/#url-representation) for the special schemes
+/// that carry cookies, produced by the basic URL parser (§4.4 "URL parsing").
+/// Every field is already canonical: the scheme and domain are lower-case
+/// ASCII, IP addresses are numbers, a default port is nil, the path has no
+/// dot segments and everything outside the spec's percent-encode sets is
+/// percent-encoded.
+///
+/// Two records are equal when all their fields are, which for these schemes
+/// is the standard's URL equivalence (§4.6) without "exclude fragments".
+public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
+  /// The lower-case scheme: `"http"`, `"https"`, `"ws"` or `"wss"`.
+  public let scheme: String
+  /// The percent-encoded user name; empty when absent. Cookie rules ignore it.
+  public let username: String
+  /// The percent-encoded password; empty when absent. Cookie rules ignore it.
+  public let password: String
+  /// The host; never empty for these schemes.
+  public let host: URLHost
+  /// The port, or nil when absent or equal to the scheme's default port.
+  public let port: Int?
+  /// The serialized path (§4.5 "URL path serializer"): one `/` before each
+  /// segment, so it always starts with `/` (`"/"` for an empty path).
+  public let path: String
+  /// The percent-encoded query without the `?`; nil when there is none
+  /// (`"http://a/?"` has the empty query).
+  public let query: String?
+  /// The percent-encoded fragment without the `#`; nil when there is none.
+  /// Never sent in requests and never part of ``serialized``.
+  public let fragment: String?
+
+  /// Parses `string` with the basic URL parser (§4.4 "URL parsing",
+  /// https://url.spec.whatwg.org/#concept-basic-url-parser), resolving it
+  /// against `base` when it is relative (as for a `Location:` header:
+  /// `/path?q`, `//host/x`, `?q`, `#f`, `../a`, `a`).
+  ///
+  /// Leading and trailing C0 controls and spaces are stripped and every tab,
+  /// LF and CR removed first; `\` is a path separator like `/`.
+  ///
+  /// - Parameters:
+  ///   - string: The URL or relative reference.
+  ///   - base: The URL to resolve a relative reference against.
+  ///   - domainToASCII: UTS #46 ToASCII, run on a (percent-decoded) domain
+  ///     that is not pure ASCII or that has an `xn--` label; it returns nil
+  ///     when the domain is invalid. ASCII hosts are lower-cased and checked
+  ///     for forbidden domain code points without calling it.
+  /// - Throws: ``URLParseError``; `unsupportedScheme` for any scheme other
+  ///   than http, https, ws and wss, `missingScheme` for a relative reference
+  ///   without a base.
+  public init(
+    _ string: String, relativeTo base: URLRecord? = nil,
+    domainToASCII: (String) -> String?
+  ) throws(URLParseError) {
+    var parser = Parser(string)
+    try parser.run(base: base, domainToASCII: domainToASCII)
+    guard let host = parser.host else { throw .emptyHost }
+    self.init(
+      scheme: parser.scheme, username: parser.username, password: parser.password, host: host,
+      port: parser.port,
+      path: parser.path.isEmpty ? "/" : String(decoding: parser.path, as: UTF8.self),
+      query: parser.query.map { String(decoding: $0, as: UTF8.self) },
+      fragment: parser.fragment.map { String(decoding: $0, as: UTF8.self) })
+  }
+
+  /// Creates a record from canonical parts, as the parser produced them.
+  init(
+    scheme: String, username: String, password: String, host: URLHost, port: Int?,
+    path: String, query: String?, fragment: String?
+  ) {
+    self.scheme = scheme
+    self.username = username
+    self.password = password
+    self.host = host
+    self.port = port
+    self.path = path
+    self.query = query
+    self.fragment = fragment
+  }
+
+  /// The default port of a supported scheme (§4.2 "URL miscellaneous",
+  /// https://url.spec.whatwg.org/#default-port): 80 for http and ws, 443 for
+  /// https and wss; nil for any other scheme.
+  public static func defaultPort(forScheme scheme: String) -> Int? {
+    switch scheme {
+    case "http", "ws": 80
+    case "https", "wss": 443
+    default: nil
+    }
+  }
+
+  /// `scheme://host[:port]/path[?query]`: the URL serializer (§4.5 "URL
+  /// serializing") with the fragment excluded and without the userinfo, i.e.
+  /// what a request carries.
+  public var serialized: String {
+    var output = serializedOrigin + path
+    if let query {
+      output += "?"
+      output += query
+    }
+    return output
+  }
+
+  public var description: String { serialized }
+
+  /// The full URL serializer output (§4.5 "URL serializing",
+  /// https://url.spec.whatwg.org/#concept-url-serializer), with userinfo and
+  /// fragment: what JavaScript's `URL.href` returns.
+  public var href: String {
+    var output = scheme + "://"
+    if !username.isEmpty || !password.isEmpty {
+      output += username
+      if !password.isEmpty {
+        output += ":"
+        output += password
+      }
+      output += "@"
+    }
+    output += host.serialized
+    if let port { output += ":\(port)" }
+    output += path
+    if let query { output += "?" + query }
+    if let fragment { output += "#" + fragment }
+    return output
+  }
+
+  /// `scheme://host[:port]`: the ASCII serialization of the URL's tuple
+  /// origin (§4.7 "Origin"; HTML "serialization of an origin").
+  public var serializedOrigin: String {
+    var output = scheme + "://" + host.serialized
+    if let port { output += ":\(port)" }
+    return output
+  }
+
+  /// Whether the scheme is https or wss (a secure protocol for the `Secure`
+  /// cookie attribute).
+  public var isSecureScheme: Bool { scheme == "https" || scheme == "wss" }
+
+  /// The port, or the scheme's default port (80 / 443) when absent.
+  public var effectivePort: Int { port ?? URLRecord.defaultPort(forScheme: scheme) ?? 80 }
+
+  /// ``path`` plus `?query` when there is a query: the request-target.
+  public var pathAndQuery: String {
+    guard let query else { return path }
+    return path + "?" + query
+  }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+// `sitedata-bench`: the engine's side of the peer benchmarks in
+// `../shared/bench` (README, "Adding an engine"). One sub-command per
+// workload; each prints one `RESULT websitedata ...` line on stdout.
+
+let usage = """
+  Usage: sitedata-bench w1 W1_TSV
+         sitedata-bench w2 JAR_TSV URLS EXPECTED_TSV LIMIT SIZE
+         sitedata-bench w3 W3_TSV EXPECTED_TXT
+  """
+
+/// Each sub-command: its argument count and its workload.
+let commands: [String: (arguments: Int, run: ([String]) -> Void)] = [
+  "w1": (1, W1Parse.run),
+  "w2": (5, W2Lookup.run),
+  "w3": (2, W3Ingest.run),
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first else {
+  Bench.note("Error: missing sub-command\n" + usage)
+  exit(64)
+}
+if name == "help" || name == "--help" || name == "-h" {
+  print(usage)
+  exit(0)
+}
+guard let command = commands[name] else {
+  Bench.note("Error: unknown sub-command '\(name)'\n" + usage)
+  exit(64)
+}
+guard arguments.count - 1 == command.arguments else {
+  Bench.note("Error: '\(name)' takes \(command.arguments) argument(s)\n" + usage)
+  exit(64)
+}
+command.run(Array(arguments.dropFirst()))

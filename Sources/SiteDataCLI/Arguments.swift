@@ -1,0 +1,89 @@
+/// The arguments of one command, split into options and positional
+/// arguments, the way swift-argument-parser reads them: options may stand
+/// before or after positional arguments; `--name value` and `--name=value`
+/// are the same; `--` ends the options; `-` alone is a positional argument
+/// (stdin, by convention).
+struct Arguments {
+  /// An option a command accepts.
+  struct Option: Hashable, Sendable {
+    /// The long name, without the dashes (`policy`).
+    var name: String
+    /// Whether the option takes a value (`--policy NAME`) or is a flag
+    /// (`--explain`).
+    var takesValue: Bool
+
+    /// A flag.
+    static func flag(_ name: String) -> Option { Option(name: name, takesValue: false) }
+    /// An option with a value.
+    static func value(_ name: String) -> Option { Option(name: name, takesValue: true) }
+  }
+
+  /// The positional arguments, in order.
+  private(set) var positionals: [String] = []
+  /// The flags given.
+  private(set) var flags: Set<String> = []
+  /// The values of options given (the last one wins when repeated).
+  private(set) var values: [String: String] = [:]
+
+  /// Whether `--help` or `-h` appears before any `--`.
+  static func asksForHelp(_ arguments: [String]) -> Bool {
+    for argument in arguments {
+      if argument == "--" { return false }
+      if argument == "--help" || argument == "-h" { return true }
+    }
+    return false
+  }
+
+  /// Splits `arguments` for `command`, which accepts `options`.
+  ///
+  /// - Throws: a usage error of `command` for an unknown option, a missing
+  ///   value, or a value given to a flag.
+  init<C: Command>(_ arguments: [String], options: [Option], of command: C.Type)
+    throws(CLIError)
+  {
+    var index = arguments.startIndex
+    var optionsEnded = false
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      index += 1
+      if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+        positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      guard argument.hasPrefix("--") else {
+        throw .usage("Unknown option '\(argument)'", of: command)
+      }
+      let body = argument.dropFirst(2)
+      let name: String
+      var inlineValue: String?
+      if let equals = body.firstIndex(of: "=") {
+        name = String(body[..<equals])
+        inlineValue = String(body[body.index(after: equals)...])
+      } else {
+        name = String(body)
+      }
+      guard let option = options.first(where: { $0.name == name }) else {
+        throw .usage("Unknown option '--\(name)'", of: command)
+      }
+      if !option.takesValue {
+        if inlineValue != nil {
+          throw .usage("The flag '--\(name)' does not take a value", of: command)
+        }
+        flags.insert(name)
+        continue
+      }
+      if let inlineValue {
+        values[name] = inlineValue
+      } else if index < arguments.endIndex {
+        values[name] = arguments[index]
+        index += 1
+      } else {
+        throw .usage("Missing value for option '--\(name)'", of: command)
+      }
+    }
+  }
+}

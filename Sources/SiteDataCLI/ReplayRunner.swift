@@ -1,0 +1,109 @@
+import Foundation
+import WebsiteData
+
+/// Runs a parsed ``ReplayScript`` against a store: prints the Cookie header
+/// of every `request` on stdout, reports every failed `expect` on stderr.
+struct ReplayRunner {
+  /// The script, already checked.
+  let script: ReplayScript
+  /// The store the script drives (fresh and non-persistent).
+  let store: WebsiteDataStore
+  /// The store's clock, which `now` and `advance` move.
+  let clock: ManualCookieClock
+  /// How messages name the script: its path, or `<stdin>`.
+  let scriptName: String
+  /// Whether to print, on stderr, why cookies were not sent and why
+  /// `Set-Cookie` lines were rejected.
+  let explain: Bool
+
+  /// Runs every step in order.
+  ///
+  /// - Returns: ``ExitStatus/success`` when every expectation held,
+  ///   ``ExitStatus/failure`` otherwise (after running the whole script).
+  /// - Throws: ``CLIError`` when the store fails (never for a cookie decision).
+  func run() async throws(CLIError) -> ExitStatus {
+    let cookies = store.httpCookieStore
+    var lastHeader: String?
+    var expectations = 0
+    var failures = 0
+    for step in script.steps {
+      switch step.directive {
+      case .now(let date):
+        clock.set(date)
+      case .advance(let seconds):
+        clock.advance(by: seconds)
+      case .policy(let policy):
+        await cookies.setThirdPartyPolicy(policy)
+      case .response(let context, let setCookies):
+        let results: [SetCookieResult]
+        do {
+          results = try await cookies.processResponse(
+            setCookieLines: setCookies.map(\.value), for: context)
+        } catch {
+          throw .failure("the store failed: \(error)")
+        }
+        if explain {
+          for (line, result) in zip(setCookies, results) where !result.isAccepted {
+            let name = result.cookie.map { "'\($0.name)' " } ?? ""
+            report(line.line, "Set-Cookie \(name)rejected: \(Self.reasons(result.status))")
+          }
+        }
+      case .request(let context):
+        let result = await cookies.cookies(for: context, explain: explain)
+        lastHeader = result.header
+        Console.out((result.header ?? "") + "\n")
+        if explain {
+          for exclusion in result.excluded {
+            report(
+              step.line,
+              "not sent: \(Self.describe(exclusion.cookie)): \(Self.reasons(exclusion.status))")
+          }
+        }
+      case .expect(let expected):
+        expectations += 1
+        if !Self.sameBytes(expected, lastHeader) {
+          failures += 1
+          report(step.line, "expected \(Self.quoted(expected)), got \(Self.quoted(lastHeader))")
+        }
+      }
+    }
+    guard failures == 0 else {
+      Console.error("Error: \(failures) of \(expectations) expectations not met\n")
+      return .failure
+    }
+    return .success
+  }
+
+  /// Exact comparison, byte for byte (`String`'s `==` would equate
+  /// canonically equivalent Unicode spellings).
+  private static func sameBytes(_ expected: String?, _ actual: String?) -> Bool {
+    switch (expected, actual) {
+    case (nil, nil): true
+    case (let expected?, let actual?): expected.utf8.elementsEqual(actual.utf8)
+    default: false
+    }
+  }
+
+  /// Writes `FILE:LINE: message` to stderr.
+  private func report(_ line: Int, _ message: String) {
+    Console.error("\(scriptName):\(line): \(message)\n")
+  }
+
+  /// A Cookie header value in quotes, or "no Cookie header".
+  private static func quoted(_ header: String?) -> String {
+    header.map { "'\($0)'" } ?? "no Cookie header"
+  }
+
+  /// A cookie's identity without its value: name, domain, path, partition.
+  private static func describe(_ cookie: Cookie) -> String {
+    var text =
+      "'\(cookie.name)' (\(cookie.isHostOnly ? "" : ".")\(cookie.domain) path \(cookie.path)"
+    if let partition = cookie.partitionKey { text += ", partition \(partition)" }
+    return text + ")"
+  }
+
+  /// The exclusion reasons in words.
+  private static func reasons(_ status: CookieInclusionStatus) -> String {
+    status.reasons.map(\.description).joined(separator: "; ")
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import WebsiteData
+
+/// A parsed `sitedata replay` script: the directives, each with its line
+/// number, checked completely before anything runs.
+///
+/// The format (one directive a line; lines end at LF only):
+///
+///     now 2026-01-01T00:00:00Z     set the clock (RFC 3339)
+///     advance 90s                  move the clock forward (s, m, h, d)
+///     policy block-third-party     the third-party cookie policy
+///     response <url> [nav|sub] [site=<url>] [from=<url>] [method=<M>]
+///     Set-Cookie: <raw value>      header lines of the response
+///     request <url> [nav|sub] [site=<url>] [from=<url>] [method=<M>]
+///     expect <Cookie header>       compare with the last request's header
+///
+/// Parsing reads bytes, not text: header values are handed to the cookie
+/// parser exactly as written (not necessarily UTF-8; tabs, a bare CR or any
+/// other byte kept), with only the optional whitespace around them removed, as
+/// HTTP does (RFC 9110 §5.5).
+struct ReplayScript: Sendable {
+  /// What a directive does.
+  enum Directive: Sendable {
+    /// `now`: set the clock.
+    case now(Date)
+    /// `advance`: move the clock forward by this many seconds.
+    case advance(seconds: Double)
+    /// `policy`: switch the third-party cookie policy.
+    case policy(ThirdPartyCookiePolicy)
+    /// `response`: store the `Set-Cookie` values received for the context.
+    case response(CookieRequestContext, setCookies: [SetCookieLine])
+    /// `request`: compute (and print) the Cookie header for the context.
+    case request(CookieRequestContext)
+    /// `expect`: the last request's Cookie header must be this (`nil`: no
+    /// header at all).
+    case expect(String?)
+  }
+
+  /// One `Set-Cookie` header line of a response block.
+  struct SetCookieLine: Sendable {
+    /// The line number, from 1.
+    var line: Int
+    /// The field value, raw bytes, optional whitespace removed.
+    var value: [UInt8]
+  }
+
+  /// A directive and where it stands.
+  struct Step: Sendable {
+    /// The line number, from 1.
+    var line: Int
+    /// The directive.
+    var directive: Directive
+  }
+
+  /// The directives, in order.
+  let steps: [Step]
+
+  /// Parses a whole script.
+  ///
+  /// - Parameters:
+  ///   - bytes: the script's bytes.
+  ///   - parseURL: parses a URL (a store's WHATWG parser, with its IDNA).
+  /// - Throws: ``ReplayScriptError`` at the first line that does not follow
+  ///   the format.
+  init(parsing bytes: [UInt8], parseURL: (String) throws(URLParseError) -> URLRecord)
+    throws(ReplayScriptError)
+  {
+    var parser = ReplayScriptParser()
+    let lines = bytes.split(separator: ASCII.lineFeed, omittingEmptySubsequences: false)
+    for (index, line) in lines.enumerated() {
+      try parser.parse(line, number: index + 1, parseURL: parseURL)
+    }
+    steps = parser.finish()
+  }
+}
+
+/// Why a replay script is malformed, and where.
+struct ReplayScriptError: Error, Hashable, CustomStringConvertible {
+  /// The line number, from 1.
+  var line: Int
+  /// What is wrong, for humans.
+  var reason: String
+
+  var description: String { "\(line): \(reason)" }
+}

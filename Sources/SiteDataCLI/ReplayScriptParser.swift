@@ -1,0 +1,242 @@
+import WebsiteData
+
+/// The line-by-line state machine behind ``ReplayScript/init(parsing:parseURL:)``:
+/// it tracks the open response block and whether a request came yet.
+struct ReplayScriptParser {
+  /// The directive keywords.
+  private enum Keyword: String, CaseIterable {
+    case now, advance, policy, response, request, expect
+  }
+
+  /// A `response` whose header lines are still being read.
+  private struct OpenResponse {
+    var line: Int
+    var context: CookieRequestContext
+    var setCookies: [ReplayScript.SetCookieLine] = []
+  }
+
+  private var steps: [ReplayScript.Step] = []
+  private var openResponse: OpenResponse?
+  private var hasRequest = false
+
+  /// Reads one line (without its LF).
+  ///
+  /// A line is blank (only SP/HTAB: ends a header block), a comment (first
+  /// non-blank character `#`), a header line (`name: value`, the name an HTTP
+  /// token) or a directive. Leading blanks are ignored, so blocks may be
+  /// indented.
+  mutating func parse(
+    _ line: ArraySlice<UInt8>, number: Int, parseURL: (String) throws(URLParseError) -> URLRecord
+  ) throws(ReplayScriptError) {
+    let content = line.drop(while: ASCII.isBlank)
+    if content.isEmpty {
+      closeResponse()
+      return
+    }
+    if content.first == ASCII.hash { return }
+    if let colon = content.firstIndex(of: ASCII.colon), colon > content.startIndex,
+      content[..<colon].allSatisfy(ASCII.isTokenCharacter)
+    {
+      try header(name: content[..<colon], value: content[(colon + 1)...], line: number)
+      return
+    }
+    closeResponse()
+    let text = try Self.directiveText(content, line: number)
+    try directive(text, line: number, parseURL: parseURL)
+  }
+
+  /// Ends the script; returns its steps.
+  mutating func finish() -> [ReplayScript.Step] {
+    closeResponse()
+    return steps
+  }
+
+  // MARK: - Lines
+
+  private mutating func closeResponse() {
+    guard let response = openResponse else { return }
+    steps.append(
+      .init(
+        line: response.line,
+        directive: .response(response.context, setCookies: response.setCookies)))
+    openResponse = nil
+  }
+
+  /// A header line of the open response: `Set-Cookie` values are kept as raw
+  /// bytes, other fields ignored.
+  private mutating func header(
+    name: ArraySlice<UInt8>, value: ArraySlice<UInt8>, line: Int
+  ) throws(ReplayScriptError) {
+    guard openResponse != nil else {
+      throw ReplayScriptError(
+        line: line,
+        reason:
+          "header line outside a response block (header lines follow a 'response' line,"
+          + " with no blank line in between)")
+    }
+    guard Self.equalsIgnoringCase(name, "set-cookie") else { return }
+    // RFC 9110 §5.5: the field value excludes leading and trailing OWS.
+    var trimmed = value.drop(while: ASCII.isBlank)
+    while let last = trimmed.last, ASCII.isBlank(last) { trimmed.removeLast() }
+    openResponse?.setCookies.append(.init(line: line, value: Array(trimmed)))
+  }
+
+  /// A directive line as text: valid UTF-8 without control characters other
+  /// than HTAB.
+  private static func directiveText(
+    _ content: ArraySlice<UInt8>, line: Int
+  ) throws(ReplayScriptError) -> String {
+    if let control = content.firstIndex(where: ASCII.isControl) {
+      if content[control] == ASCII.carriageReturn
+        && control == content.index(before: content.endIndex)
+      {
+        throw ReplayScriptError(
+          line: line,
+          reason: "the line ends with a carriage return: replay scripts use LF line endings")
+      }
+      let hex = String(content[control], radix: 16, uppercase: true)
+      let byte = "0x" + (hex.count < 2 ? "0" : "") + hex
+      throw ReplayScriptError(line: line, reason: "the line contains a control character (\(byte))")
+    }
+    guard let text = String(validating: content, as: UTF8.self) else {
+      throw ReplayScriptError(line: line, reason: "the line is not valid UTF-8")
+    }
+    return text
+  }
+
+  private mutating func directive(
+    _ text: String, line: Int, parseURL: (String) throws(URLParseError) -> URLRecord
+  ) throws(ReplayScriptError) {
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    let arguments = Array(words.dropFirst())
+    let word = String(words[0])
+    guard let keyword = Keyword(rawValue: word) else {
+      let names = Keyword.allCases.map(\.rawValue).joined(separator: ", ")
+      throw ReplayScriptError(line: line, reason: "unknown directive '\(word)' (one of \(names))")
+    }
+    func fail(_ reason: String) -> ReplayScriptError {
+      ReplayScriptError(line: line, reason: "'\(word)': \(reason)")
+    }
+    switch keyword {
+    case .now:
+      guard arguments.count == 1 else { throw fail("needs one time, like 2026-01-01T00:00:00Z") }
+      guard let date = ReplayTime.timestamp(arguments[0]) else {
+        throw fail("'\(arguments[0])' is not an RFC 3339 time, like 2026-01-01T00:00:00Z")
+      }
+      steps.append(.init(line: line, directive: .now(date)))
+    case .advance:
+      guard arguments.count == 1 else { throw fail("needs one duration, like 90s") }
+      guard let seconds = ReplayTime.duration(arguments[0]) else {
+        throw fail(
+          "'\(arguments[0])' is not a duration: a whole number and a unit s, m, h or d, like 90s")
+      }
+      steps.append(.init(line: line, directive: .advance(seconds: seconds)))
+    case .policy:
+      let names = ThirdPartyCookiePolicy.allCases.map(\.rawValue).joined(separator: ", ")
+      guard arguments.count == 1 else { throw fail("needs one policy name (\(names))") }
+      guard let policy = ThirdPartyCookiePolicy(rawValue: String(arguments[0])) else {
+        throw fail("unknown policy '\(arguments[0])' (one of \(names))")
+      }
+      steps.append(.init(line: line, directive: .policy(policy)))
+    case .response:
+      let context = try Self.context(arguments, fail: fail, parseURL: parseURL)
+      openResponse = OpenResponse(line: line, context: context)
+    case .request:
+      let context = try Self.context(arguments, fail: fail, parseURL: parseURL)
+      steps.append(.init(line: line, directive: .request(context)))
+      hasRequest = true
+    case .expect:
+      guard hasRequest else {
+        throw fail(
+          "no request before it (expect compares with the preceding request's Cookie header)")
+      }
+      steps.append(.init(line: line, directive: .expect(Self.expectedHeader(text))))
+    }
+  }
+
+  /// The rest of an `expect` line, blanks around it removed; `nil` when empty
+  /// (no Cookie header expected). Blanks inside are kept: the comparison is
+  /// exact.
+  private static func expectedHeader(_ text: String) -> String? {
+    let isBlank = { (character: Character) in character == " " || character == "\t" }
+    var rest = text.drop(while: { !isBlank($0) }).drop(while: isBlank)
+    while let last = rest.last, isBlank(last) { rest.removeLast() }
+    return rest.isEmpty ? nil : String(rest)
+  }
+
+  /// The request context of a `response` or `request` line:
+  /// `<url> [nav|sub] [site=<url>] [from=<url>] [method=<M>]`.
+  private static func context(
+    _ arguments: [Substring], fail: (String) -> ReplayScriptError,
+    parseURL: (String) throws(URLParseError) -> URLRecord
+  ) throws(ReplayScriptError) -> CookieRequestContext {
+    let usage = "<url> [nav|sub] [site=<url>] [from=<url>] [method=<M>]"
+    guard let first = arguments.first else { throw fail("needs a URL: \(usage)") }
+    let keywords = ["nav", "sub"]
+    let keys = ["site=", "from=", "method="]
+    if keywords.contains(String(first)) || keys.contains(where: { first.hasPrefix($0) }) {
+      throw fail("the URL comes first: \(usage)")
+    }
+    func url(_ string: Substring) throws(ReplayScriptError) -> URLRecord {
+      do {
+        return try parseURL(String(string))
+      } catch {
+        throw fail("'\(string)' is not a valid URL: \(error.message)")
+      }
+    }
+    let target = try url(first)
+    var kind: CookieRequestContext.Kind?
+    var site: URLRecord?
+    var initiator: URLRecord?
+    var method: String?
+    for argument in arguments.dropFirst() {
+      if argument == "nav" || argument == "sub" {
+        guard kind == nil else { throw fail("'nav' or 'sub' given twice") }
+        kind = argument == "nav" ? .navigation : .subresource
+        continue
+      }
+      guard let equals = argument.firstIndex(of: "=") else {
+        throw fail("unknown argument '\(argument)' (expected \(usage))")
+      }
+      let key = argument[..<equals]
+      let value = argument[argument.index(after: equals)...]
+      switch key {
+      case "site":
+        guard site == nil else { throw fail("'site=' given twice") }
+        site = try url(value)
+      case "from":
+        guard initiator == nil else { throw fail("'from=' given twice") }
+        initiator = try url(value)
+      case "method":
+        guard method == nil else { throw fail("'method=' given twice") }
+        guard !value.isEmpty, value.utf8.allSatisfy(ASCII.isTokenCharacter) else {
+          throw fail("'\(value)' is not an HTTP method")
+        }
+        method = String(value)
+      default:
+        throw fail("unknown argument '\(argument)' (expected \(usage))")
+      }
+    }
+    switch kind ?? .navigation {
+    case .navigation:
+      if site != nil {
+        throw fail(
+          "'site=' is only for 'sub': a navigation's top-level site is its own URL"
+            + " (use 'from=' for the page that started it)")
+      }
+      return .navigation(to: target, initiator: initiator, method: method ?? "GET")
+    case .subresource:
+      guard let site else {
+        throw fail("'sub' needs 'site=<url>', the URL of the top-level page")
+      }
+      return .subresource(target, topLevel: site, initiator: initiator, method: method ?? "GET")
+    }
+  }
+
+  private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: String) -> Bool {
+    bytes.count == lowercase.utf8.count
+      && zip(bytes, lowercase.utf8).allSatisfy { byte, expected in
+        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
+      }
+  }
+}

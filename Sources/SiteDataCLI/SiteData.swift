@@ -1,0 +1,45 @@
+/// The `sitedata` tool: the command table and the dispatch of a command line
+/// to one command.
+enum SiteData {
+  /// Every command, in the order `sitedata help` lists them.
+  static var commands: [any Command.Type] { [HelpCommand.self, ReplayCommand.self] }
+
+  /// The top-level synopsis.
+  static let usage = "sitedata <command> [<arguments>]"
+
+  /// The command named `name`.
+  static func command(named name: String) -> (any Command.Type)? {
+    commands.first { $0.name == name }
+  }
+
+  /// Runs the command line (without the program name) and returns the exit
+  /// status, having written the output and any error report.
+  static func main(_ arguments: [String]) async -> ExitStatus {
+    do {
+      return try await dispatch(arguments)
+    } catch {
+      Console.error(error.report)
+      return error.code.exitStatus
+    }
+  }
+
+  private static func dispatch(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+    guard let first = arguments.first else {
+      throw .usage("Missing command")
+    }
+    if first == "--help" || first == "-h" {
+      Console.out(HelpCommand.topLevelHelp)
+      return .success
+    }
+    guard let command = command(named: first) else {
+      if first.hasPrefix("-") { throw .usage("Unknown option '\(first)'") }
+      throw .usage("Unknown command '\(first)'")
+    }
+    let rest = Array(arguments.dropFirst())
+    if Arguments.asksForHelp(rest) {
+      Console.out(command.help)
+      return .success
+    }
+    return try await command.run(rest)
+  }
+}

@@ -1,0 +1,164 @@
+import CookieCore
+import Foundation
+
+/// The cookies of one ``WebsiteDataStore`` (WebKit's `WKHTTPCookieStore`):
+/// an actor over a ``CookieJar`` state machine, with change streams and an
+/// optional persistent backend.
+///
+/// Read-after-write: once a write returns, every later read sees it. With a
+/// persistent backend a write returns only after it has committed.
+public actor HTTPCookieStore {
+  private var jar: CookieJar
+  private let clock: any CookieClock
+  private let broadcaster = CookieChangeBroadcaster()
+  private let persistence: (any CookiePersistence)?
+
+  /// The domain facts (public suffix list, IDNA) the store uses.
+  public nonisolated let domainFacts: any DomainFacts
+
+  init(
+    configuration: CookieJarConfiguration, clock: any CookieClock, domainFacts: any DomainFacts,
+    persistence: (any CookiePersistence)?, cookies: [Cookie] = []
+  ) {
+    jar = CookieJar(configuration: configuration, facts: domainFacts, cookies: cookies)
+    self.clock = clock
+    self.domainFacts = domainFacts
+    self.persistence = persistence
+  }
+
+  // MARK: - Configuration
+
+  /// The rules the store applies.
+  public var configuration: CookieJarConfiguration { jar.configuration }
+
+  /// Changes the third-party cookie policy for later reads and writes.
+  public func setThirdPartyPolicy(_ policy: ThirdPartyCookiePolicy) {
+    jar.configuration.thirdPartyPolicy = policy
+  }
+
+  /// Replaces the whole configuration for later reads and writes.
+  public func setConfiguration(_ configuration: CookieJarConfiguration) {
+    jar.configuration = configuration
+  }
+
+  // MARK: - Reading
+
+  /// Every cookie, ordered by domain, then header order.
+  public func allCookies() -> [Cookie] { jar.allCookies }
+
+  /// The cookies `filter` matches.
+  public func cookies(matching filter: CookieFilter) -> [Cookie] {
+    jar.allCookies.filter(filter.matches)
+  }
+
+  /// The number of cookies.
+  public var count: Int { jar.count }
+
+  /// The Cookie header for a request, with the included cookies and, when
+  /// `explain` is set, every other cookie of the site with its reasons
+  /// (RFC 6265bis §5.8.3). Refreshes last-access times and drops expired
+  /// cookies it meets; a persistent store records those lazily (a failure to
+  /// record them does not fail the read).
+  public func cookies(for context: CookieRequestContext, explain: Bool = false) async
+    -> CookieLookupResult
+  {
+    let sites = ContextSites(context, facts: domainFacts)
+    let result = jar.lookup(context, sites: sites, now: clock.now(), explain: explain)
+    if persistence != nil, !result.changes.isEmpty || !result.accessed.isEmpty {
+      try? await persistence?.commit(result.changes, accessed: result.accessed)
+    }
+    broadcaster.publish(result.changes)
+    return result
+  }
+
+  /// The Cookie header value alone for a request (`nil`: send no header).
+  public func cookieHeader(for context: CookieRequestContext) async -> String? {
+    await cookies(for: context).header
+  }
+
+  // MARK: - Writing
+
+  /// Processes the `Set-Cookie` header values of one response (every hop of a
+  /// redirect chain has its own), in order; one result per line.
+  ///
+  /// - Throws: ``WebsiteDataStoreError`` when a persistent store cannot commit;
+  ///   then nothing of this response is acknowledged.
+  @discardableResult
+  public func processResponse(setCookieLines lines: [[UInt8]], for context: CookieRequestContext)
+    async throws -> [SetCookieResult]
+  {
+    let sites = ContextSites(context, facts: domainFacts)
+    let now = clock.now()
+    var results: [SetCookieResult] = []
+    results.reserveCapacity(lines.count)
+    for line in lines {
+      results.append(
+        line.withUnsafeBufferPointer { jar.setCookie($0, context: context, sites: sites, now: now) })
+    }
+    try await commit(results.flatMap(\.changes))
+    return results
+  }
+
+  /// Processes `Set-Cookie` header values given as strings.
+  @discardableResult
+  public func processResponse(setCookieHeaders headers: [String], for context: CookieRequestContext)
+    async throws -> [SetCookieResult]
+  {
+    try await processResponse(setCookieLines: headers.map { Array($0.utf8) }, for: context)
+  }
+
+  /// Stores a cookie through the API (like `WKHTTPCookieStore.setCookie`).
+  /// The rules every cookie must meet are checked; the result says why not.
+  @discardableResult
+  public func setCookie(_ cookie: Cookie) async throws -> SetCookieResult {
+    let result = jar.setCookie(cookie, now: clock.now())
+    try await commit(result.changes)
+    return result
+  }
+
+  /// Deletes one cookie (matched by identity); returns whether it existed.
+  @discardableResult
+  public func deleteCookie(_ cookie: Cookie) async throws -> Bool {
+    guard let change = jar.delete(cookie.identity) else { return false }
+    try await commit([change])
+    return true
+  }
+
+  /// Deletes every cookie `filter` matches; returns the deleted cookies.
+  @discardableResult
+  public func deleteCookies(matching filter: CookieFilter) async throws -> [Cookie] {
+    let changes = jar.delete(matching: filter)
+    try await commit(changes)
+    return changes.map(\.cookie)
+  }
+
+  /// Deletes every cookie written at or after `date`; returns how many.
+  @discardableResult
+  public func deleteCookies(modifiedSince date: Date) async throws -> Int {
+    try await deleteCookies(matching: CookieFilter(modifiedSince: date)).count
+  }
+
+  /// Deletes every cookie.
+  public func deleteAllCookies() async throws {
+    try await deleteCookies(matching: CookieFilter())
+  }
+
+  /// Removes expired cookies now (they are also dropped lazily).
+  public func removeExpiredCookies() async throws {
+    try await commit(jar.removeExpired(now: clock.now()))
+  }
+
+  // MARK: - Observing
+
+  /// A stream of every change made after this call returns: insertions,
+  /// overwrites, expiries, evictions and deletions, in order. Any number of
+  /// subscribers may listen; none misses a change (each has an unbounded
+  /// buffer). The stream ends when the store is released.
+  public nonisolated func changes() -> AsyncStream<CookieChange> { broadcaster.subscribe() }
+
+  private func commit(_ changes: [CookieChange]) async throws {
+    guard !changes.isEmpty else { return }
+    if let persistence { try await persistence.commit(changes, accessed: []) }
+    broadcaster.publish(changes)
+  }
+}

@@ -1,0 +1,49 @@
+import CookieCore
+import Foundation
+
+/// A website data store (WebKit's `WKWebsiteDataStore`): the cookies (and,
+/// later, other website data) one browsing profile or session keeps.
+///
+/// `.nonPersistent()` keeps everything in memory and leaves nothing behind;
+/// persistent stores keep the same data in an encrypted SQLite file. Both have
+/// the same API and behaviour.
+public final class WebsiteDataStore: Sendable {
+  /// The cookies of this store.
+  public let httpCookieStore: HTTPCookieStore
+  /// Whether the store writes to disk.
+  public let isPersistent: Bool
+
+  init(httpCookieStore: HTTPCookieStore, isPersistent: Bool) {
+    self.httpCookieStore = httpCookieStore
+    self.isPersistent = isPersistent
+  }
+
+  /// A store that keeps everything in memory only (WebKit's
+  /// `WKWebsiteDataStore.nonPersistent()`): for scratch sessions and OAuth
+  /// flows. Nothing is shared with any other store.
+  ///
+  /// - Parameters:
+  ///   - configuration: the cookie rules; browser defaults unless given.
+  ///   - clock: where time comes from; the system clock unless given.
+  ///   - domainFacts: the public suffix list and IDNA; libpsl and libidn2
+  ///     unless given.
+  public static func nonPersistent(
+    configuration: CookieJarConfiguration = .browser,
+    clock: any CookieClock = SystemCookieClock(),
+    domainFacts: any DomainFacts = PublicSuffixDomainFacts.shared
+  ) -> WebsiteDataStore {
+    WebsiteDataStore(
+      httpCookieStore: HTTPCookieStore(
+        configuration: configuration, clock: clock, domainFacts: domainFacts, persistence: nil),
+      isPersistent: false)
+  }
+
+  /// Parses a URL the way browsers and curl do (WHATWG URL Standard), with
+  /// this store's IDNA.
+  public func url(_ string: String, relativeTo base: URLRecord? = nil) throws(URLParseError)
+    -> URLRecord
+  {
+    let facts = httpCookieStore.domainFacts
+    return try URLRecord(string, relativeTo: base, domainToASCII: facts.asciiDomain)
+  }
+}

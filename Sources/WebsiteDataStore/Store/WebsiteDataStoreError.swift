@@ -1,0 +1,52 @@
+/// An operational failure of a store: I/O, corruption, keys, C library errors.
+/// (Decisions about cookies are never errors; they are
+/// ``CookieCore/CookieInclusionStatus`` values.)
+///
+/// Equality compares the code only. The message never contains a secret: no
+/// cookie value, key material, passphrase or SQL argument.
+public struct WebsiteDataStoreError: Error, Hashable, CustomStringConvertible {
+  /// What went wrong, as a stable, extensible code.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private let name: String
+    private init(_ name: String) { self.name = name }
+    public var description: String { name }
+
+    /// A read or write failed.
+    public static let io = Code("io")
+    /// The store file is damaged or not a store.
+    public static let corrupt = Code("corrupt")
+    /// The key or passphrase does not open the store.
+    public static let wrongKey = Code("wrong-key")
+    /// The store was written by a newer version of this software.
+    public static let newerSchema = Code("newer-schema")
+    /// The disk (or the store's size limit) is full.
+    public static let full = Code("full")
+    /// The store or its folder is read-only.
+    public static let readOnly = Code("read-only")
+    /// Another process holds the store too long.
+    public static let busy = Code("busy")
+    /// A named store or file does not exist.
+    public static let notFound = Code("not-found")
+    /// An argument is not acceptable.
+    public static let invalidArgument = Code("invalid-argument")
+  }
+
+  /// The kind of failure.
+  public let code: Code
+  /// A human-readable message without secrets.
+  public let message: String
+  /// The underlying error, if any.
+  public let underlying: (any Error & Sendable)?
+
+  /// Creates an error.
+  public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+    self.code = code
+    self.message = message
+    self.underlying = underlying
+  }
+
+  public var description: String { message }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

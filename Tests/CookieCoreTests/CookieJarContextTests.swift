@@ -1,0 +1,191 @@
+import CookieCore
+import Foundation
+import Testing
+
+/// SameSite, schemeful same-site, redirect chains, third-party policies and
+/// partitioned cookies (RFC 6265bis §5.2, §5.8.3; CHIPS).
+@Suite struct CookieJarContextTests {
+  static let site = JarTesting.url("https://site.com/")
+  static let other = JarTesting.url("https://other.com/")
+
+  /// A jar with one cookie of each SameSite value set first-party on site.com.
+  static func sameSiteJar(_ enforcement: SameSiteEnforcement = .laxByDefault) -> CookieJar {
+    var jar = JarTesting.jar {
+      $0.sameSiteEnforcement = enforcement
+      $0.thirdPartyPolicy = .allowAll
+    }
+    jar.set("strict=1; SameSite=Strict; Secure; Domain=site.com", from: "https://site.com/")
+    jar.set("lax=1; SameSite=Lax; Secure; Domain=site.com", from: "https://site.com/")
+    jar.set("none=1; SameSite=None; Secure; Domain=site.com", from: "https://site.com/")
+    jar.set("unspecified=1; Secure; Domain=site.com", from: "https://site.com/")
+    return jar
+  }
+
+  static let contexts: [(String, CookieRequestContext)] = [
+    ("same-site navigation", .navigation(to: site)),
+    ("browser-initiated navigation", .navigation(to: JarTesting.url("https://www.site.com/"))),
+    ("cross-site navigation GET", .navigation(to: site, initiator: other)),
+    ("cross-site navigation POST", .navigation(to: site, initiator: other, method: "POST")),
+    ("same-site subresource", .subresource(JarTesting.url("https://cdn.site.com/x"), topLevel: site)),
+    ("cross-site subresource", .subresource(site, topLevel: other)),
+    ("same-site subresource started by a cross-site initiator",
+      .subresource(site, topLevel: site, initiator: other)),
+    ("navigation through a cross-site redirect",
+      .navigation(to: site, redirectChain: [JarTesting.url("https://other.com/r")])),
+    ("schemefully cross-site subresource",
+      .subresource(site, topLevel: JarTesting.url("http://site.com/"))),
+  ]
+
+  static let expectedLaxByDefault: [String: String?] = [
+    "same-site navigation": "strict=1; lax=1; none=1; unspecified=1",
+    "browser-initiated navigation": "strict=1; lax=1; none=1; unspecified=1",
+    "cross-site navigation GET": "lax=1; none=1; unspecified=1",
+    // Within 2 minutes of creation: the Lax-allowing-unsafe window.
+    "cross-site navigation POST": "none=1; unspecified=1",
+    "same-site subresource": "strict=1; lax=1; none=1; unspecified=1",
+    "cross-site subresource": "none=1",
+    "same-site subresource started by a cross-site initiator": "none=1",
+    "navigation through a cross-site redirect": "lax=1; none=1; unspecified=1",
+    "schemefully cross-site subresource": "none=1",
+  ]
+
+  @Test(arguments: contexts)
+  func sameSiteLaxByDefault(name: String, context: CookieRequestContext) throws {
+    var jar = Self.sameSiteJar()
+    let expected = try #require(Self.expectedLaxByDefault[name])
+    #expect(jar.header(context, at: JarTesting.start + 60) == expected)
+  }
+
+  @Test func laxAllowingUnsafeWindowCloses() {
+    var jar = Self.sameSiteJar()
+    let post = CookieRequestContext.navigation(to: Self.site, initiator: Self.other, method: "POST")
+    #expect(jar.header(post, at: JarTesting.start + 119) == "none=1; unspecified=1")
+    #expect(jar.header(post, at: JarTesting.start + 120) == "none=1")
+    #expect(jar.reasons(of: "unspecified", post, at: JarTesting.start + 121) == [.sameSiteUnspecifiedTreatedAsLax])
+    #expect(jar.reasons(of: "lax", post, at: JarTesting.start + 121) == [.sameSiteLax])
+    #expect(jar.reasons(of: "strict", post, at: JarTesting.start + 121) == [.sameSiteStrict])
+  }
+
+  @Test func legacyModeTreatsUnspecifiedAsNone() {
+    var jar = Self.sameSiteJar(.legacy)
+    let crossSite = CookieRequestContext.subresource(Self.site, topLevel: Self.other)
+    #expect(jar.header(crossSite) == "none=1; unspecified=1")
+    // and cross-site subresources may set unspecified cookies
+    #expect(jar.set("u2=1", crossSite).isAccepted)
+  }
+
+  @Test func crossSiteSubresourcesCannotSetSameSiteCookies() {
+    var jar = JarTesting.jar { $0.thirdPartyPolicy = .allowAll }
+    let crossSite = CookieRequestContext.subresource(Self.site, topLevel: Self.other)
+    #expect(jar.set("a=1; SameSite=Strict", crossSite).status.contains(.sameSiteStrict))
+    #expect(jar.set("a=1; SameSite=Lax", crossSite).status.contains(.sameSiteLax))
+    #expect(jar.set("a=1", crossSite).status.contains(.sameSiteUnspecifiedTreatedAsLax))
+    #expect(jar.set("a=1; SameSite=None; Secure", crossSite).isAccepted)
+    // A cross-site top-level navigation may set anything.
+    let navigation = CookieRequestContext.navigation(to: Self.site, initiator: Self.other)
+    #expect(jar.set("b=1; SameSite=Strict", navigation).isAccepted)
+  }
+
+  static let thirdParty = CookieRequestContext.subresource(
+    JarTesting.url("https://tracker.com/pixel"), topLevel: JarTesting.url("https://news.com/"))
+
+  @Test(arguments: ThirdPartyCookiePolicy.allCases)
+  func thirdPartyPolicies(policy: ThirdPartyCookiePolicy) {
+    var jar = JarTesting.jar { $0.thirdPartyPolicy = policy }
+    // First-party cookie of tracker.com, set during a visit.
+    let firstParty = jar.set("fp=1; SameSite=None; Secure", from: "https://tracker.com/")
+    #expect(firstParty.isAccepted == (policy != .blockAll))
+    let unpartitioned = jar.set("tp=1; SameSite=None; Secure", Self.thirdParty)
+    let partitioned = jar.set("chip=1; SameSite=None; Secure; Partitioned", Self.thirdParty)
+    let header = jar.header(Self.thirdParty)
+    switch policy {
+    case .allowAll:
+      #expect(unpartitioned.isAccepted && partitioned.isAccepted)
+      #expect(header == "fp=1; tp=1; chip=1")
+      // Unpartitioned third-party cookies are ordinary cookies of tracker.com.
+      #expect(jar.header(for: "https://tracker.com/") == "fp=1; tp=1")
+    case .blockThirdParty:
+      #expect(unpartitioned.status.contains(.thirdPartyBlocked))
+      #expect(partitioned.status.contains(.thirdPartyBlocked))
+      #expect(header == nil)
+    case .blockThirdPartyExceptPartitioned:
+      #expect(unpartitioned.status.contains(.thirdPartyBlocked))
+      #expect(partitioned.isAccepted)
+      #expect(header == "chip=1")
+      #expect(jar.reasons(of: "fp", Self.thirdParty) == [.thirdPartyBlocked])
+    case .partitionThirdParty:
+      #expect(unpartitioned.isAccepted && partitioned.isAccepted)
+      #expect(unpartitioned.cookie?.partitionKey?.topLevelSite == "https://news.com")
+      #expect(header == "tp=1; chip=1")
+    case .blockAll:
+      #expect(unpartitioned.status.contains(.blockedByPolicy))
+      #expect(header == nil)
+    }
+    // The tracker's own first-party visit never sees partitioned cookies.
+    if policy != .blockAll && policy != .allowAll {
+      #expect(jar.header(for: "https://tracker.com/") == "fp=1")
+    }
+  }
+
+  @Test func partitionedCookiesAreVisibleOnlyInTheirPartition() {
+    var jar = JarTesting.jar()
+    let underNews = Self.thirdParty
+    let underShop = CookieRequestContext.subresource(
+      JarTesting.url("https://tracker.com/pixel"), topLevel: JarTesting.url("https://shop.com/"))
+    let result = jar.set("chip=1; SameSite=None; Secure; Partitioned; Path=/", underNews)
+    #expect(result.cookie?.partitionKey == CookiePartitionKey(topLevelSite: "https://news.com", hasCrossSiteAncestor: true))
+    #expect(jar.header(underNews) == "chip=1")
+    #expect(jar.header(underShop) == nil)
+    #expect(jar.reasons(of: "chip", underShop) == [.partitionMismatch])
+    // The same name in another partition is another cookie.
+    jar.set("chip=2; SameSite=None; Secure; Partitioned; Path=/", underShop)
+    #expect(jar.count == 2)
+    #expect(jar.header(underShop) == "chip=2")
+  }
+
+  @Test func partitionedRequiresSecure() {
+    var jar = JarTesting.jar()
+    let result = jar.set("chip=1; SameSite=None; Partitioned", Self.thirdParty)
+    #expect(result.status.contains(.partitionedWithoutSecure))
+  }
+
+  @Test func firstPartyPartitionedCookieUsesTheSameSiteBit() {
+    var jar = JarTesting.jar()
+    let result = jar.set("p=1; Secure; Partitioned; Domain=news.com", from: "https://news.com/")
+    #expect(result.cookie?.partitionKey == CookiePartitionKey(topLevelSite: "https://news.com", hasCrossSiteAncestor: false))
+    #expect(jar.header(for: "https://news.com/") == "p=1")
+    // A same-site subresource of news.com shares the partition.
+    let sub = CookieRequestContext.subresource(JarTesting.url("https://img.news.com/"), topLevel: JarTesting.url("https://news.com/"))
+    #expect(jar.header(sub) == "p=1")
+  }
+
+  @Test func partitionLimitsCountAndBytes() {
+    var jar = JarTesting.jar { $0.limits.perPartitionDomainBytes = 100 }
+    for index in 0..<6 {
+      jar.set("c\(index)=\(String(repeating: "x", count: 19)); Secure; Partitioned; SameSite=None", Self.thirdParty, at: JarTesting.start + Double(index))
+    }
+    // 21 bytes each: at most 4 fit in 100 bytes.
+    #expect(jar.count == 4)
+    #expect(Set(jar.allCookies.map(\.name)) == ["c2", "c3", "c4", "c5"])
+  }
+
+  @Test func blockAllExplainsEveryCookie() {
+    var jar = JarTesting.jar()
+    jar.set("a=1", from: "https://e.com/")
+    jar.configuration.thirdPartyPolicy = .blockAll
+    #expect(jar.header(for: "https://e.com/") == nil)
+    #expect(jar.reasons(of: "a", .navigation(to: JarTesting.url("https://e.com/"))) == [.blockedByPolicy])
+  }
+
+  @Test func explainListsEveryCookieOfTheSiteWithReasons() {
+    var jar = JarTesting.jar()
+    jar.set("host=1", from: "https://a.e.com/")
+    jar.set("path=1; Path=/private", from: "https://www.e.com/")
+    jar.set("sec=1; Secure", from: "https://www.e.com/")
+    let context = CookieRequestContext.navigation(to: JarTesting.url("http://www.e.com/"))
+    let result = jar.lookup(context, sites: ContextSites(context, facts: JarTesting.facts), now: JarTesting.start, explain: true)
+    #expect(result.header == nil)
+    let reasons = Dictionary(uniqueKeysWithValues: result.excluded.map { ($0.cookie.name, $0.status.reasons) })
+    #expect(reasons == ["host": [.domainMismatch], "path": [.notOnPath], "sec": [.secureOnly]])
+  }
+}
