@@ -13,6 +13,19 @@ extension CookieJar {
     return changes
   }
 
+  /// Deletes every cookie of the given site keys (see ``siteKey(forDomain:)``).
+  public mutating func delete(ofSites sites: Set<String>) -> [CookieChange] {
+    var changes: [CookieChange] = []
+    for site in sites {
+      for cookie in cookies(ofSite: site) {
+        if let removed = remove(cookie.identity) {
+          changes.append(CookieChange(cookie: removed, cause: .deleted))
+        }
+      }
+    }
+    return changes
+  }
+
   /// Deletes the cookie with `identity`, if present.
   public mutating func delete(_ identity: CookieIdentity) -> CookieChange? {
     remove(identity).map { CookieChange(cookie: $0, cause: .deleted) }

@@ -54,6 +54,9 @@ public actor HTTPCookieStore {
   /// The number of cookies.
   public var count: Int { jar.count }
 
+  /// The sites (registrable domains) that hold cookies, sorted.
+  public func sites() -> [String] { jar.sites }
+
   /// The Cookie header for a request, with the included cookies and, when
   /// `explain` is set, every other cookie of the site with its reasons
   /// (RFC 6265bis §5.8.3). Refreshes last-access times and drops expired
@@ -128,6 +131,15 @@ public actor HTTPCookieStore {
   @discardableResult
   public func deleteCookies(matching filter: CookieFilter) async throws -> [Cookie] {
     let changes = jar.delete(matching: filter)
+    try await commit(changes)
+    return changes.map(\.cookie)
+  }
+
+  /// Deletes every cookie of the given sites (registrable domains); returns
+  /// the deleted cookies.
+  @discardableResult
+  public func deleteCookies(ofSites sites: Set<String>) async throws -> [Cookie] {
+    let changes = jar.delete(ofSites: sites)
     try await commit(changes)
     return changes.map(\.cookie)
   }
