@@ -24,14 +24,21 @@ let package = Package(
     .systemLibrary(
       name: "CIDN2", path: "Sources/CIDN2", pkgConfig: "libidn2",
       providers: [.apt(["libidn2-dev"])]),
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(
+      name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+      providers: [.apt(["libssl-dev"])]),
 
     // Pure Swift cookie semantics: no C, no files, no clock.
     .target(name: "CookieCore", swiftSettings: strictSettings),
     // The async stores and the domain facts (libpsl, libidn2).
     .target(
       name: "WebsiteDataStore",
-      dependencies: ["CookieCore", "CPSL", "CIDN2"],
-      swiftSettings: strictSettings),
+      dependencies: ["CookieCore", "CPSL", "CIDN2", "COpenSSL", "CSQLite"],
+      swiftSettings: strictSettings,
+      plugins: ["EmbedMigrations"]),
     // The umbrella module users import.
     .target(
       name: "WebsiteData", dependencies: ["CookieCore", "WebsiteDataStore"],
@@ -42,6 +49,12 @@ let package = Package(
     .executableTarget(
       name: "SiteDataBench", dependencies: ["WebsiteData"],
       swiftSettings: strictSettings),
+
+    // Build-time embedding of the top-level Migrations/*.sql into WebsiteDataStore.
+    .executableTarget(name: "MigrationEmbedder", swiftSettings: strictSettings),
+    .plugin(
+      name: "EmbedMigrations", capability: .buildTool(),
+      dependencies: ["MigrationEmbedder"]),
 
     .testTarget(
       name: "CookieCoreTests", dependencies: ["CookieCore"],

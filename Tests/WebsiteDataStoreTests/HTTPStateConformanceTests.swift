@@ -64,13 +64,17 @@ import WebsiteDataStore
     let (setCookies, location) = try Self.responseHeaders(
       Data(contentsOf: Self.folder.appendingPathComponent("\(id)-test")))
 
-    let store = try await kind.makeStore(clock: ManualCookieClock(TestSupport.fixedNow))
-    let cookies = store.httpCookieStore
+    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let store = try await kind.makeStore(clock: clock)
     let requestURL = try TestSupport.url("http://home.example.org:8888/cookie-parser?\(id)")
-    try await cookies.processResponse(setCookieLines: setCookies, for: .navigation(to: requestURL))
+    try await store.httpCookieStore.processResponse(
+      setCookieLines: setCookies, for: .navigation(to: requestURL))
+    // Persistent stores are closed and reopened between the writes and the read.
+    let reopened = try await kind.reopen(store, clock: clock)
     let target = try TestSupport.url(
       location ?? "/cookie-parser-result?\(id)", relativeTo: requestURL)
-    let result = await cookies.cookies(for: .navigation(to: target, redirectChain: [requestURL]))
+    let result = await reopened.httpCookieStore.cookies(
+      for: .navigation(to: target, redirectChain: [requestURL]))
     #expect(result.header == expected, "case \(id)")
   }
 

@@ -68,7 +68,7 @@ public struct CookieJar: Sendable {
   /// The key cookies of `domain` are grouped under: its registrable domain,
   /// or the domain itself for IP literals and public suffixes.
   public func siteKey(forDomain domain: String) -> String {
-    CookieDomain.isIPLiteral(domain) ? domain : facts.registrableDomain(domain) ?? domain
+    CookieDomain.siteKey(of: domain, facts: facts)
   }
 
   // MARK: - Primitives

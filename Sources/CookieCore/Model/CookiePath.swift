@@ -55,6 +55,12 @@ public enum CookieDomain {
     return hostBytes[hostBytes.index(after: dotIndex)...].elementsEqual(domainBytes)
   }
 
+  /// The key cookies of `domain` are grouped under: its registrable domain,
+  /// or the domain itself for IP literals and public suffixes.
+  public static func siteKey(of domain: String, facts: some DomainFacts) -> String {
+    isIPLiteral(domain) ? domain : facts.registrableDomain(domain) ?? domain
+  }
+
   /// Whether a stored domain string is an IP literal (IPv6 in brackets, or
   /// dotted IPv4): such domains are their own site and never domain-match.
   public static func isIPLiteral(_ domain: String) -> Bool {

@@ -12,18 +12,28 @@ public actor HTTPCookieStore {
   private let clock: any CookieClock
   private let broadcaster = CookieChangeBroadcaster()
   private let persistence: (any CookiePersistence)?
+  /// Bumped whenever the jar changes, so a reload never overwrites a change
+  /// made while it was being read.
+  private var jarGeneration: UInt64 = 0
 
   /// The domain facts (public suffix list, IDNA) the store uses.
   public nonisolated let domainFacts: any DomainFacts
 
+  /// Rows of the persistent store that could not be read when it was last
+  /// loaded (altered or swapped ciphertext): skipped and left on disk.
+  public private(set) var damagedRecordCount = 0
+
   init(
     configuration: CookieJarConfiguration, clock: any CookieClock, domainFacts: any DomainFacts,
-    persistence: (any CookiePersistence)?, cookies: [Cookie] = []
+    persistence: (any CookiePersistence)?, initialLoad: CookieLoad? = nil
   ) {
-    jar = CookieJar(configuration: configuration, facts: domainFacts, cookies: cookies)
+    jar = CookieJar(
+      configuration: configuration, facts: domainFacts, cookies: initialLoad?.cookies ?? [])
+    damagedRecordCount = initialLoad?.damagedRows.count ?? 0
     self.clock = clock
     self.domainFacts = domainFacts
     self.persistence = persistence
+    if let initialLoad { persistence?.accept(initialLoad) }
   }
 
   // MARK: - Configuration
@@ -44,18 +54,25 @@ public actor HTTPCookieStore {
   // MARK: - Reading
 
   /// Every cookie, ordered by domain, then header order.
-  public func allCookies() -> [Cookie] { jar.allCookies }
+  public func allCookies() async -> [Cookie] {
+    await syncWithDisk()
+    return jar.allCookies
+  }
 
   /// The cookies `filter` matches.
-  public func cookies(matching filter: CookieFilter) -> [Cookie] {
-    jar.allCookies.filter(filter.matches)
+  public func cookies(matching filter: CookieFilter) async -> [Cookie] {
+    await syncWithDisk()
+    return jar.allCookies.filter(filter.matches)
   }
 
   /// The number of cookies.
   public var count: Int { jar.count }
 
   /// The sites (registrable domains) that hold cookies, sorted.
-  public func sites() -> [String] { jar.sites }
+  public func sites() async -> [String] {
+    await syncWithDisk()
+    return jar.sites
+  }
 
   /// The Cookie header for a request, with the included cookies and, when
   /// `explain` is set, every other cookie of the site with its reasons
@@ -65,10 +82,12 @@ public actor HTTPCookieStore {
   public func cookies(for context: CookieRequestContext, explain: Bool = false) async
     -> CookieLookupResult
   {
+    await syncWithDisk()
+    jarGeneration &+= 1
     let sites = ContextSites(context, facts: domainFacts)
     let result = jar.lookup(context, sites: sites, now: clock.now(), explain: explain)
-    if persistence != nil, !result.changes.isEmpty || !result.accessed.isEmpty {
-      try? await persistence?.commit(result.changes, accessed: result.accessed)
+    if let persistence, !result.changes.isEmpty || !result.accessed.isEmpty {
+      _ = persistence.enqueue(result.changes, accessed: result.accessed, acknowledged: false)
     }
     broadcaster.publish(result.changes)
     return result
@@ -90,6 +109,8 @@ public actor HTTPCookieStore {
   public func processResponse(setCookieLines lines: [[UInt8]], for context: CookieRequestContext)
     async throws -> [SetCookieResult]
   {
+    await syncWithDisk()
+    jarGeneration &+= 1
     let sites = ContextSites(context, facts: domainFacts)
     let now = clock.now()
     var results: [SetCookieResult] = []
@@ -114,6 +135,8 @@ public actor HTTPCookieStore {
   /// The rules every cookie must meet are checked; the result says why not.
   @discardableResult
   public func setCookie(_ cookie: Cookie) async throws -> SetCookieResult {
+    await syncWithDisk()
+    jarGeneration &+= 1
     let result = jar.setCookie(cookie, now: clock.now())
     try await commit(result.changes)
     return result
@@ -122,16 +145,20 @@ public actor HTTPCookieStore {
   /// Deletes one cookie (matched by identity); returns whether it existed.
   @discardableResult
   public func deleteCookie(_ cookie: Cookie) async throws -> Bool {
+    await syncWithDisk()
+    jarGeneration &+= 1
     guard let change = jar.delete(cookie.identity) else { return false }
-    try await commit([change])
+    try await commit([change], purge: true)
     return true
   }
 
   /// Deletes every cookie `filter` matches; returns the deleted cookies.
   @discardableResult
   public func deleteCookies(matching filter: CookieFilter) async throws -> [Cookie] {
+    await syncWithDisk()
+    jarGeneration &+= 1
     let changes = jar.delete(matching: filter)
-    try await commit(changes)
+    try await commit(changes, purge: true)
     return changes.map(\.cookie)
   }
 
@@ -139,8 +166,10 @@ public actor HTTPCookieStore {
   /// the deleted cookies.
   @discardableResult
   public func deleteCookies(ofSites sites: Set<String>) async throws -> [Cookie] {
+    await syncWithDisk()
+    jarGeneration &+= 1
     let changes = jar.delete(ofSites: sites)
-    try await commit(changes)
+    try await commit(changes, purge: true)
     return changes.map(\.cookie)
   }
 
@@ -157,7 +186,9 @@ public actor HTTPCookieStore {
 
   /// Removes expired cookies now (they are also dropped lazily).
   public func removeExpiredCookies() async throws {
-    try await commit(jar.removeExpired(now: clock.now()))
+    await syncWithDisk()
+    jarGeneration &+= 1
+    try await commit(jar.removeExpired(now: clock.now()), purge: true)
   }
 
   // MARK: - Observing
@@ -168,9 +199,44 @@ public actor HTTPCookieStore {
   /// buffer). The stream ends when the store is released.
   public nonisolated func changes() -> AsyncStream<CookieChange> { broadcaster.subscribe() }
 
-  private func commit(_ changes: [CookieChange]) async throws {
+  /// Writes `changes` through the backend (in the order made) and returns
+  /// once they committed; then tells observers. If the write fails, the jar is
+  /// reloaded from disk, which keeps what was committed, and the error thrown.
+  private func commit(_ changes: [CookieChange], purge: Bool = false) async throws {
     guard !changes.isEmpty else { return }
-    if let persistence { try await persistence.commit(changes, accessed: []) }
+    if let persistence {
+      let ticket = persistence.enqueue(changes, accessed: [], acknowledged: true)
+      do {
+        try await persistence.wait(ticket)
+        if purge { try await persistence.purge() }
+      } catch {
+        if let load = try? await persistence.loadCookies() { replaceJar(with: load) }
+        throw error
+      }
+    }
     broadcaster.publish(changes)
+  }
+
+  /// Picks up what another process committed to the same store since this
+  /// store last looked (SQLite's `data_version`): the jar is rebuilt from disk,
+  /// keeping this store's memory-only session cookies.
+  private func syncWithDisk() async {
+    guard let persistence else { return }
+    let generation = jarGeneration
+    guard let load = try? await persistence.externalChanges() else { return }
+    // Another call of this actor changed the jar meanwhile: try again later.
+    guard generation == jarGeneration else { return }
+    replaceJar(with: load)
+  }
+
+  private func replaceJar(with load: CookieLoad) {
+    var cookies = load.cookies
+    if let persistence, !persistence.keepsSessionCookies {
+      cookies += jar.allCookies.filter(\.isSession)
+    }
+    jar = CookieJar(configuration: jar.configuration, facts: domainFacts, cookies: cookies)
+    damagedRecordCount = load.damagedRows.count
+    jarGeneration &+= 1
+    persistence?.accept(load)
   }
 }

@@ -11,11 +11,22 @@ public final class WebsiteDataStore: Sendable {
   /// The cookies of this store.
   public let httpCookieStore: HTTPCookieStore
   /// Whether the store writes to disk.
-  public let isPersistent: Bool
+  public var isPersistent: Bool { persistentFile != nil }
+  /// The store's file, for persistent stores.
+  public var path: String? { persistentFile?.path }
 
-  init(httpCookieStore: HTTPCookieStore, isPersistent: Bool) {
+  /// What a persistent store keeps open: its file, database and data key.
+  struct PersistentFile: Sendable {
+    let path: String
+    let backend: SQLiteCookieBackend
+    let dataKey: SecretBytes
+  }
+
+  let persistentFile: PersistentFile?
+
+  init(httpCookieStore: HTTPCookieStore, persistentFile: PersistentFile?) {
     self.httpCookieStore = httpCookieStore
-    self.isPersistent = isPersistent
+    self.persistentFile = persistentFile
   }
 
   /// A store that keeps everything in memory only (WebKit's
@@ -35,7 +46,7 @@ public final class WebsiteDataStore: Sendable {
     WebsiteDataStore(
       httpCookieStore: HTTPCookieStore(
         configuration: configuration, clock: clock, domainFacts: domainFacts, persistence: nil),
-      isPersistent: false)
+      persistentFile: nil)
   }
 
   /// Parses a URL the way browsers and curl do (WHATWG URL Standard), with

@@ -29,6 +29,18 @@ public struct WebsiteDataStoreError: Error, Hashable, CustomStringConvertible {
     public static let notFound = Code("not-found")
     /// An argument is not acceptable.
     public static let invalidArgument = Code("invalid-argument")
+    /// The operation was cancelled (for example, task cancellation interrupted
+    /// a running SQLite statement with `sqlite3_interrupt`).
+    public static let cancelled = Code("cancelled")
+    /// Encrypted data failed its integrity check (AES-GCM tag): it was
+    /// altered, moved to another row, or sealed under another key.
+    public static let authenticationFailed = Code("authentication-failed")
+    /// A key file is readable or writable by group or others, or is not a
+    /// regular file; fix its permissions (`chmod 600`).
+    public static let insecureKeyFile = Code("insecure-key-file")
+    /// The cryptographic library (OpenSSL) failed for a reason other than a
+    /// wrong key or damaged data.
+    public static let crypto = Code("crypto")
   }
 
   /// The kind of failure.

@@ -1,6 +1,6 @@
-import Testing
 import CookieCore
 import Foundation
+import Testing
 import WebsiteDataStore
 
 /// Helpers shared by the store tests.
@@ -17,22 +17,58 @@ enum TestSupport {
     try URLRecord(
       string, relativeTo: base, domainToASCII: PublicSuffixDomainFacts.shared.asciiDomain)
   }
+
+  /// A new empty folder under the system's temporary folder.
+  static func temporaryFolder(_ label: String = "store") throws -> String {
+    let path = NSTemporaryDirectory() + "websitedata-tests/\(label)-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  /// A fresh store location: the store file, and a key file outside its folder.
+  static func storeLocation() throws -> (path: String, key: KeySource) {
+    let folder = try temporaryFolder()
+    return (folder + "/data/store.db", .keyFile(folder + "/keys/store.key"))
+  }
 }
 
 /// How to make each kind of store for the shared suites: the same tests run
 /// against every kind.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
   case nonPersistent
+  case persistent
 
   var testDescription: String { rawValue }
 
-  /// A fresh, empty store of this kind with `clock`.
+  /// A fresh, empty store of this kind with `clock`. Persistent stores keep
+  /// session cookies here, so that the shared suites can close and reopen
+  /// them between writes and reads.
   func makeStore(
     clock: ManualCookieClock, configuration: CookieJarConfiguration = .browser
   ) async throws -> WebsiteDataStore {
     switch self {
     case .nonPersistent:
-      WebsiteDataStore.nonPersistent(configuration: configuration, clock: clock)
+      return WebsiteDataStore.nonPersistent(configuration: configuration, clock: clock)
+    case .persistent:
+      let location = try TestSupport.storeLocation()
+      return try await WebsiteDataStore.persistent(
+        at: location.path, key: location.key, configuration: configuration,
+        options: PersistentStoreOptions(keepsSessionCookies: true), clock: clock)
     }
+  }
+
+  /// The same store after a close and reopen (persistent), or itself.
+  func reopen(
+    _ store: WebsiteDataStore, clock: ManualCookieClock,
+    configuration: CookieJarConfiguration = .browser
+  ) async throws -> WebsiteDataStore {
+    guard self == .persistent, let path = store.path else { return store }
+    await store.flush()
+    let keyFile = (path as NSString).deletingLastPathComponent.replacingOccurrences(
+      of: "/data", with: "/keys/store.key", options: .backwards)
+    return try await WebsiteDataStore.persistent(
+      at: path, key: .keyFile(keyFile), configuration: configuration,
+      options: PersistentStoreOptions(keepsSessionCookies: true, createIfMissing: false),
+      clock: clock)
   }
 }

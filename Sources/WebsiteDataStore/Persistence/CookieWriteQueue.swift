@@ -1,0 +1,115 @@
+import CookieCore
+import Synchronization
+
+/// Group commit: writes queued in order by the store's actor are written by
+/// one flusher, as many as are waiting in one transaction, and each writer is
+/// acknowledged only after the transaction holding its changes committed.
+///
+/// `enqueue` is synchronous, so the order in which the store's actor changes
+/// its jar is the order in which changes reach SQLite, whatever the actor's
+/// reentrancy. Thread-safe: all state is in a `Mutex`.
+final class CookieWriteQueue: Sendable {
+  /// Writes one batch of changes (and refreshed access times) durably.
+  typealias Writer = @Sendable ([CookieChange], [Cookie]) async throws -> Void
+
+  private struct Batch {
+    let id: UInt64
+    let changes: [CookieChange]
+    let accessed: [Cookie]
+    let acknowledged: Bool
+  }
+
+  private struct State {
+    var pending: [Batch] = []
+    var nextID: UInt64 = 1
+    var flushing = false
+    var outcomes: [UInt64: Result<Void, WebsiteDataStoreError>] = [:]
+    var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  private let state = Mutex(State())
+  private let writer: Writer
+
+  init(writer: @escaping Writer) { self.writer = writer }
+
+  /// Queues changes; returns the ticket to wait on. `acknowledged: false`
+  /// for writes nobody waits for (refreshed access times on reads).
+  func enqueue(_ changes: [CookieChange], accessed: [Cookie], acknowledged: Bool = true) -> UInt64 {
+    let (id, startFlusher) = state.withLock { state -> (UInt64, Bool) in
+      let id = state.nextID
+      state.nextID += 1
+      state.pending.append(
+        Batch(id: id, changes: changes, accessed: accessed, acknowledged: acknowledged))
+      let start = !state.flushing
+      state.flushing = true
+      return (id, start)
+    }
+    if startFlusher { Task { await self.flush() } }
+    return id
+  }
+
+  /// Waits until the batch `ticket` committed; throws its write's error.
+  func wait(_ ticket: UInt64) async throws {
+    try await withCheckedThrowingContinuation { continuation in
+      let outcome = state.withLock { state -> Result<Void, WebsiteDataStoreError>? in
+        if let outcome = state.outcomes.removeValue(forKey: ticket) { return outcome }
+        state.waiters[ticket] = continuation
+        return nil
+      }
+      if let outcome { continuation.resume(with: outcome) }
+    }
+  }
+
+  /// Waits until nothing is queued or being written.
+  func drain() async {
+    await withCheckedContinuation { continuation in
+      let idle = state.withLock { state -> Bool in
+        if !state.flushing { return true }
+        state.idleWaiters.append(continuation)
+        return false
+      }
+      if idle { continuation.resume() }
+    }
+  }
+
+  private func flush() async {
+    while true {
+      let batches = state.withLock { state -> [Batch] in
+        let batches = state.pending
+        state.pending.removeAll()
+        if batches.isEmpty { state.flushing = false }
+        return batches
+      }
+      if batches.isEmpty {
+        let idle = state.withLock { state in
+          defer { state.idleWaiters.removeAll() }
+          return state.idleWaiters
+        }
+        for continuation in idle { continuation.resume() }
+        return
+      }
+      let outcome: Result<Void, WebsiteDataStoreError>
+      do {
+        try await writer(batches.flatMap(\.changes), batches.flatMap(\.accessed))
+        outcome = .success(())
+      } catch let error as WebsiteDataStoreError {
+        outcome = .failure(error)
+      } catch {
+        outcome = .failure(WebsiteDataStoreError(.io, "the store could not be written"))
+      }
+      let ready = state.withLock { state in
+        var ready: [(CheckedContinuation<Void, any Error>, Result<Void, WebsiteDataStoreError>)] = []
+        for batch in batches where batch.acknowledged {
+          if let waiter = state.waiters.removeValue(forKey: batch.id) {
+            ready.append((waiter, outcome))
+          } else {
+            state.outcomes[batch.id] = outcome
+          }
+        }
+        return ready
+      }
+      for (continuation, outcome) in ready { continuation.resume(with: outcome) }
+    }
+  }
+}

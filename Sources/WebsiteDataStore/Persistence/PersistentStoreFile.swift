@@ -1,0 +1,78 @@
+import Foundation
+
+/// Opening, creating and re-keying the SQLite file of a persistent store.
+///
+/// Order on open: the key is checked first (reading only), then pending
+/// migrations run; a wrong key or a newer schema leaves the file untouched.
+enum PersistentStoreFile {
+  /// The migrations compiled into this binary from `Migrations/`.
+  static func migrator() throws -> Migrator { try Migrator(EmbeddedMigrations.all) }
+
+  /// Opens (or creates) the store at `path` and unlocks its data key.
+  ///
+  /// - Throws: `.notFound` (missing and `create` is false), `.wrongKey`,
+  ///   `.corrupt` (not a store, damaged), `.newerSchema`, `.readOnly`, `.io`.
+  static func open(path: String, key: KeySource, create: Bool, now: Date) async throws -> (
+    SQLiteDatabase, SecretBytes
+  ) {
+    let exists = FileManager.default.fileExists(atPath: path)
+    if !exists && !create {
+      throw WebsiteDataStoreError(.notFound, "no store at \(path)")
+    }
+    if !exists {
+      let folder = (path as NSString).deletingLastPathComponent
+      if !folder.isEmpty {
+        try? FileManager.default.createDirectory(
+          atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      }
+    }
+    let database = try await SQLiteDatabase(path: path, mode: .readWrite(create: create))
+    let migrator = try migrator()
+    let dataKey = try await database.withConnection { connection -> SecretBytes in
+      if let record = try StoreKeyRecord.read(connection) {
+        let kek = try key.existingStoreKey(scrypt: record.scrypt)
+        let dataKey = try KeyEnvelope.unwrap(record.wrappedKey, kek: kek)
+        _ = try migrator.migrate(connection, now: now)
+        return dataKey
+      }
+      // Never initialised: a new store (or one whose creation was cut short
+      // before its key was written, which holds no cookies yet).
+      _ = try migrator.migrate(connection, now: now)
+      let (kek, scrypt) = try key.newStoreKey()
+      let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
+      try connection.transaction(.immediate) {
+        let count = try connection.prepare("SELECT count(*) FROM cookies")
+        defer { count.reset() }
+        guard try count.step(), count.int64(at: 0) == 0 else {
+          throw WebsiteDataStoreError(.corrupt, "the store holds cookies but no key")
+        }
+        try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
+      }
+      return dataKey
+    }
+    return (database, dataKey)
+  }
+
+  /// Re-wraps the data key under a new key-encryption key (key rotation):
+  /// one small transaction; the cookies are not touched.
+  static func rewrap(database: SQLiteDatabase, dataKey: SecretBytes, newKey: KeySource) async throws {
+    try await database.write { connection in
+      let (kek, scrypt) = try newKey.newStoreKey()
+      let wrapped = try KeyEnvelope.rewrap(dataKey: dataKey, newKEK: kek)
+      try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
+    }
+  }
+
+  /// Moves a damaged store file (and its -wal, -shm) aside as
+  /// `<path>.damaged-<time>`; returns the new path. Nothing is deleted.
+  static func moveAside(path: String, now: Date) throws -> String {
+    let stamp = Int(now.timeIntervalSince1970)
+    let target = "\(path).damaged-\(stamp)"
+    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+      guard rename(path + suffix, target + suffix) == 0 else {
+        throw WebsiteDataStoreError(.io, "cannot move \(path + suffix) aside: \(String(cString: strerror(errno)))")
+      }
+    }
+    return target
+  }
+}

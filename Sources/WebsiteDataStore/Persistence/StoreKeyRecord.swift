@@ -1,0 +1,68 @@
+/// The key envelope a store keeps in `store_meta`: how its key-encryption
+/// key is obtained (a key file, or a passphrase through scrypt with stored
+/// parameters) and the data key wrapped by it.
+struct StoreKeyRecord: Sendable {
+  /// The scrypt parameters; `nil` when the store is locked with a key file.
+  var scrypt: ScryptParameters?
+  /// The data key wrapped by the key-encryption key (``KeyEnvelope``).
+  var wrappedKey: [UInt8]
+
+  static let formatValue = Array("websitedata-store 1".utf8)
+
+  /// Reads the record; `nil` when the store has never been initialised.
+  static func read(_ connection: SQLiteConnection) throws -> StoreKeyRecord? {
+    let exists = try connection.prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'store_meta'")
+    defer { exists.reset() }
+    guard try exists.step(), exists.int64(at: 0) > 0 else { return nil }
+    var meta: [String: [UInt8]] = [:]
+    let rows = try connection.prepare("SELECT key, value FROM store_meta")
+    try rows.forEachRow { row in
+      if let key = row.text(at: 0) { meta[key] = row.blob(at: 1) ?? [] }
+    }
+    guard let wrapped = meta["wrapped_key"] else { return nil }
+    guard meta["format"] == formatValue else {
+      throw WebsiteDataStoreError(.corrupt, "the store's format marker is missing or unknown")
+    }
+    switch meta["kdf"].map({ String(decoding: $0, as: UTF8.self) }) {
+    case "key-file":
+      return StoreKeyRecord(scrypt: nil, wrappedKey: wrapped)
+    case "scrypt":
+      guard let encoded = meta["scrypt"], encoded.count > 24 else {
+        throw WebsiteDataStoreError(.corrupt, "the store's scrypt parameters are missing")
+      }
+      let number = { (offset: Int) in
+        encoded[offset..<offset + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      }
+      let parameters = try ScryptParameters(
+        storedN: number(0), r: number(8), p: number(16), salt: Array(encoded[24...]))
+      return StoreKeyRecord(scrypt: parameters, wrappedKey: wrapped)
+    default:
+      throw WebsiteDataStoreError(.corrupt, "the store's key derivation is unknown")
+    }
+  }
+
+  /// Writes the record (inside the caller's transaction).
+  func write(_ connection: SQLiteConnection) throws {
+    var kdf = Array("key-file".utf8)
+    var encodedScrypt: [UInt8] = []
+    if let scrypt {
+      kdf = Array("scrypt".utf8)
+      for number in [scrypt.n, scrypt.r, scrypt.p] {
+        withUnsafeBytes(of: number.littleEndian) { encodedScrypt.append(contentsOf: $0) }
+      }
+      encodedScrypt += scrypt.salt
+    }
+    let upsert =
+      "INSERT INTO store_meta (key, value) VALUES (?, ?)"
+      + " ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+    try connection.run(upsert, [.text("format"), .blob(Self.formatValue)])
+    try connection.run(upsert, [.text("kdf"), .blob(kdf)])
+    try connection.run(upsert, [.text("wrapped_key"), .blob(wrappedKey)])
+    if scrypt != nil {
+      try connection.run(upsert, [.text("scrypt"), .blob(encodedScrypt)])
+    } else {
+      try connection.run("DELETE FROM store_meta WHERE key = 'scrypt'")
+    }
+  }
+}

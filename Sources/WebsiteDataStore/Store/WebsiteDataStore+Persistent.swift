@@ -1,0 +1,67 @@
+import CookieCore
+import Foundation
+
+extension WebsiteDataStore {
+  /// Opens the persistent store in the SQLite file at `path`, creating it if
+  /// missing (unless `options` say not to). Every field that identifies a
+  /// person or a site is encrypted before it reaches the file.
+  ///
+  /// - Parameters:
+  ///   - path: the store file; its folder is created (0700) if missing.
+  ///   - key: where the key-encryption key comes from: a key file (created
+  ///     0600 if missing; keep it outside the store's folder) or a passphrase.
+  ///     There is no default and no plaintext mode.
+  /// - Throws: ``WebsiteDataStoreError`` — `.wrongKey` (the file is left as it
+  ///   was), `.corrupt` (not a store, or damaged: never wiped or recreated;
+  ///   see ``moveAside(path:)``), `.newerSchema`, `.notFound`, `.readOnly`,
+  ///   `.insecureKeyFile`, `.io`.
+  public static func persistent(
+    at path: String, key: KeySource, configuration: CookieJarConfiguration = .browser,
+    options: PersistentStoreOptions = PersistentStoreOptions(),
+    clock: any CookieClock = SystemCookieClock(),
+    domainFacts: any DomainFacts = PublicSuffixDomainFacts.shared
+  ) async throws -> WebsiteDataStore {
+    let (database, dataKey) = try await PersistentStoreFile.open(
+      path: path, key: key, create: options.createIfMissing, now: clock.now())
+    let backend = SQLiteCookieBackend(
+      database: database, keys: try KeyMaterial(dataKey: dataKey), facts: domainFacts,
+      keepsSessionCookies: options.keepsSessionCookies)
+    let load = try await backend.loadCookies()
+    let cookieStore = HTTPCookieStore(
+      configuration: configuration, clock: clock, domainFacts: domainFacts, persistence: backend,
+      initialLoad: load)
+    return WebsiteDataStore(
+      httpCookieStore: cookieStore,
+      persistentFile: PersistentFile(path: path, backend: backend, dataKey: dataKey))
+  }
+
+  /// Rotates the key-encryption key: the data key is re-wrapped under `newKey`
+  /// in one transaction; the cookies are not rewritten. Afterwards only
+  /// `newKey` opens the store.
+  public func rotateKey(to newKey: KeySource) async throws {
+    guard let persistentFile else {
+      throw WebsiteDataStoreError(.invalidArgument, "a non-persistent store has no key")
+    }
+    try await PersistentStoreFile.rewrap(
+      database: persistentFile.backend.database, dataKey: persistentFile.dataKey, newKey: newKey)
+  }
+
+  /// Waits until every queued write has been committed.
+  public func flush() async {
+    await persistentFile?.backend.drain()
+  }
+
+  /// Runs SQLite's integrity check on a persistent store; an empty list
+  /// means the file is sound.
+  public func integrityCheck() async throws -> [String] {
+    guard let persistentFile else { return [] }
+    return try await persistentFile.backend.database.withConnection { try $0.integrityCheck() }
+  }
+
+  /// Moves a damaged store file (with its -wal and -shm files) aside so that
+  /// a new store can be created at `path`; returns where it went. Nothing is
+  /// deleted.
+  public static func moveAside(path: String) throws -> String {
+    try PersistentStoreFile.moveAside(path: path, now: Date())
+  }
+}
