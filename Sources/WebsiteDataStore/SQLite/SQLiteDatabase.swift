@@ -1,5 +1,3 @@
-import Foundation
-
 /// An SQLite database for async code: an actor that owns one
 /// ``SQLiteConnection`` and runs all its work on a dedicated thread.
 ///
@@ -105,6 +103,13 @@ package actor SQLiteDatabase {
 
   /// Runs `body` as one cancellable operation: registers the cancellation
   /// handler, then hops to the actor.
+  ///
+  /// The handler is registered here, outside the actor, and the operation is
+  /// an explicit `await` of an actor-isolated method. (Calling
+  /// `withTaskCancellationHandler` from inside the actor is not the same: its
+  /// operation closure is only isolated to the actor if it captures `self`,
+  /// otherwise it runs on the cooperative pool while the actor takes other
+  /// calls.)
   private nonisolated func perform<T: Sendable>(
     _ context: String, queryOnly: Bool, _ body: @Sendable (SQLiteConnection) throws -> T
   ) async throws -> T {
