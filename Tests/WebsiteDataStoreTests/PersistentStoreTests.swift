@@ -1,7 +1,7 @@
 import CookieCore
 import Foundation
 import Testing
-import WebsiteDataStore
+@testable import WebsiteDataStore
 
 /// What only persistent stores do: survive a close and reopen with every
 /// field, keep nothing readable on disk, keys, named stores, other processes.
@@ -218,5 +218,44 @@ import WebsiteDataStore
         options: PersistentStoreOptions(createIfMissing: false))
     }
     #expect(!FileManager.default.fileExists(atPath: location.path))
+  }
+}
+
+extension PersistentStoreTests {
+  @Test func fullReencryptionUnderANewDataKey() async throws {
+    let location = try TestSupport.storeLocation()
+    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let store = try await Self.open(location, clock: clock)
+    let context = CookieRequestContext.navigation(to: try store.url("https://e.com/"))
+    for index in 0..<20 {
+      try await store.httpCookieStore.processResponse(
+        setCookieHeaders: ["c\(index)=\(index); Max-Age=600"], for: context)
+    }
+    let sealedBefore = try Self.sealedBlobs(location.path)
+    let newKey = KeySource.keyFile(try TestSupport.temporaryFolder("keys") + "/new.key")
+    try await store.reencrypt(to: newKey)
+    let sealedAfter = try Self.sealedBlobs(location.path)
+    #expect(sealedBefore.count == 20 && sealedAfter.count == 20)
+    #expect(Set(sealedBefore).isDisjoint(with: Set(sealedAfter)))
+    await #expect(throws: WebsiteDataStoreError(.wrongKey, "")) {
+      _ = try await Self.open(location, clock: clock)
+    }
+    let reopened = try await WebsiteDataStore.persistent(at: location.path, key: newKey, clock: clock)
+    #expect(await reopened.httpCookieStore.count == 20)
+    #expect(await reopened.httpCookieStore.damagedRecordCount == 0)
+    // The store keeps working under the new key.
+    try await store.httpCookieStore.processResponse(setCookieHeaders: ["z=1; Max-Age=60"], for: context)
+    let again = try await WebsiteDataStore.persistent(at: location.path, key: newKey, clock: clock)
+    #expect(await again.httpCookieStore.count == 21)
+  }
+
+  /// The `sealed` column of every row, read with the sqlite3 C library
+  /// through the store's own SQLite layer.
+  static func sealedBlobs(_ path: String) throws -> [[UInt8]] {
+    let connection = try SQLiteConnection(path: path, mode: .readOnly)
+    var blobs: [[UInt8]] = []
+    let statement = try connection.prepare("SELECT sealed FROM cookies")
+    try statement.forEachRow { blobs.append($0.blob(at: 0) ?? []) }
+    return blobs
   }
 }

@@ -23,6 +23,9 @@ final class CookieRowCodec {
 
   init(keys: KeyMaterial) { self.keys = keys }
 
+  /// The data key the codec's keys derive from.
+  var dataKey: SecretBytes { keys.dataKey }
+
   /// The keyed hash of a cookie identity (the table's unique key).
   func identityHash(_ identity: CookieIdentity) throws -> [UInt8] {
     var bytes = Array("identity".utf8)

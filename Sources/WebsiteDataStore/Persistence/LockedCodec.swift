@@ -1,16 +1,24 @@
-import Synchronization
+import Foundation
 
-/// A ``CookieRowCodec`` shared between the store's loads and its write
-/// queue's flusher: OpenSSL contexts are used by one thread at a time.
+/// A ``CookieRowCodec`` shared between the store's loads, its write queue's
+/// flusher and re-encryption: OpenSSL contexts are used by one thread at a time.
 ///
-/// Thread-safe: the codec is only reached through the `Mutex`.
-final class LockedCodec: Sendable {
-  private let mutex: Mutex<CookieRowCodec>
+/// `@unchecked Sendable`: `codec` is only read or replaced while `lock` is held.
+final class LockedCodec: @unchecked Sendable {
+  private let lock = NSLock()
+  private var codec: CookieRowCodec
 
-  init(_ codec: sending CookieRowCodec) { mutex = Mutex(codec) }
+  init(_ codec: CookieRowCodec) { self.codec = codec }
+
+  /// Swaps in the codec of a new data key (after a full re-encryption).
+  func replace(with codec: CookieRowCodec) {
+    lock.withLock { self.codec = codec }
+  }
 
   /// Runs `body` with exclusive use of the codec.
-  func withLock<Result: Sendable>(_ body: (CookieRowCodec) throws -> Result) rethrows -> Result {
-    try mutex.withLock { try body($0) }
+  func withLock<Result>(_ body: (CookieRowCodec) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(codec)
   }
 }

@@ -78,6 +78,40 @@ final class SQLiteCookieBackend: CookiePersistence {
     _ = try await database.withConnection { try $0.checkpoint(.truncate) }
   }
 
+  /// The current data key.
+  var dataKey: SecretBytes { codec.withLock { $0.dataKey } }
+
+  /// Full re-encryption under a new, random data key wrapped by `newKey`:
+  /// every readable row is decrypted and sealed again, and the new wrapped
+  /// key stored, in ONE transaction — it happens entirely or not at all.
+  /// Damaged rows (which no key opens) are left as they are.
+  func reencrypt(newKey: KeySource) async throws {
+    await queue.drain()
+    let (kek, scrypt) = try newKey.newStoreKey()
+    let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
+    let newCodec = LockedCodec(CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
+    let oldCodec = codec
+    let facts = self.facts
+    try await database.write { connection in
+      var readable: [(Int64, Cookie)] = []
+      let rows = try connection.prepare("SELECT id, \(CookieRowCodec.columns) FROM cookies")
+      try rows.forEachRow { row in
+        if let cookie = try? oldCodec.withLock({ try $0.cookie(from: row) }) {
+          readable.append((row.int64(at: 0), cookie))
+        }
+      }
+      for (id, _) in readable { try connection.run("DELETE FROM cookies WHERE id = ?", [.integer(id)]) }
+      for (_, cookie) in readable {
+        let site = CookieDomain.siteKey(of: cookie.domain, facts: facts)
+        try Operation.upsert(try newCodec.withLock { try $0.row(for: cookie, site: site) })
+          .apply(connection)
+      }
+      try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
+    }
+    codec.replace(with: try CookieRowCodec(keys: KeyMaterial(dataKey: dataKey)))
+    _ = try await database.withConnection { try $0.checkpoint(.truncate) }
+  }
+
   /// Waits until every queued write has been attempted.
   func drain() async { await queue.drain() }
 

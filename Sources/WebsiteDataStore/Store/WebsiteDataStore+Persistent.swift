@@ -32,7 +32,7 @@ extension WebsiteDataStore {
       initialLoad: load)
     return WebsiteDataStore(
       httpCookieStore: cookieStore,
-      persistentFile: PersistentFile(path: path, backend: backend, dataKey: dataKey))
+      persistentFile: PersistentFile(path: path, backend: backend))
   }
 
   /// Rotates the key-encryption key: the data key is re-wrapped under `newKey`
@@ -43,7 +43,19 @@ extension WebsiteDataStore {
       throw WebsiteDataStoreError(.invalidArgument, "a non-persistent store has no key")
     }
     try await PersistentStoreFile.rewrap(
-      database: persistentFile.backend.database, dataKey: persistentFile.dataKey, newKey: newKey)
+      database: persistentFile.backend.database, dataKey: persistentFile.backend.dataKey,
+      newKey: newKey)
+  }
+
+  /// Re-encrypts every cookie under a new random data key wrapped by `newKey`
+  /// (for a suspected key compromise): atomic — one transaction — so an
+  /// interruption leaves the store entirely under the old key or entirely
+  /// under the new one. Afterwards only `newKey` opens the store.
+  public func reencrypt(to newKey: KeySource) async throws {
+    guard let persistentFile else {
+      throw WebsiteDataStoreError(.invalidArgument, "a non-persistent store has no key")
+    }
+    try await persistentFile.backend.reencrypt(newKey: newKey)
   }
 
   /// Waits until every queued write has been committed.

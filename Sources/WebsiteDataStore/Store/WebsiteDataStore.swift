@@ -19,7 +19,6 @@ public final class WebsiteDataStore: Sendable {
   struct PersistentFile: Sendable {
     let path: String
     let backend: SQLiteCookieBackend
-    let dataKey: SecretBytes
   }
 
   let persistentFile: PersistentFile?
