@@ -49,6 +49,10 @@ let package = Package(
     .executableTarget(
       name: "SiteDataBench", dependencies: ["WebsiteData"],
       swiftSettings: strictSettings),
+    // Test helper: writes cookies to a persistent store until killed, printing
+    // an `ack` line after each acknowledged write (PersistentStoreCrashTests).
+    .executableTarget(
+      name: "StoreCrashWriter", dependencies: ["WebsiteData"], swiftSettings: strictSettings),
 
     // Build-time embedding of the top-level Migrations/*.sql into WebsiteDataStore.
     .executableTarget(name: "MigrationEmbedder", swiftSettings: strictSettings),
@@ -60,7 +64,8 @@ let package = Package(
       name: "CookieCoreTests", dependencies: ["CookieCore"],
       swiftSettings: strictSettings),
     .testTarget(
-      name: "WebsiteDataStoreTests", dependencies: ["WebsiteDataStore", "CookieCore"],
+      name: "WebsiteDataStoreTests",
+      dependencies: ["WebsiteDataStore", "CookieCore", "StoreCrashWriter"],
       exclude: ["Fixtures"],
       swiftSettings: strictSettings),
     .testTarget(

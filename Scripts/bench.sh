@@ -16,8 +16,13 @@ shared="${SHARED_BENCH:-$repo/../shared/bench}"
 build=(swift build -c release --product sitedata-bench --package-path "$repo")
 [ -n "${SCRATCH_PATH:-}" ] && build+=(--scratch-path "$SCRATCH_PATH")
 echo "== build sitedata-bench (release)" >&2
+bindir="$("${build[@]}" --show-bin-path)"
+# Release builds inline engine code into the benchmark (cross-module optimization), but an
+# incremental build does not recompile the benchmark when only an engine function body changed:
+# drop the benchmark's own objects so that it always runs the engine as it is now.
+rm -rf "$bindir/SiteDataBench.build"
 "${build[@]}" >&2
-bin="$("${build[@]}" --show-bin-path)/sitedata-bench"
+bin="$bindir/sitedata-bench"
 
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT

@@ -8,6 +8,8 @@ let usage = """
   Usage: sitedata-bench w1 W1_TSV
          sitedata-bench w2 JAR_TSV URLS EXPECTED_TSV LIMIT SIZE
          sitedata-bench w3 W3_TSV EXPECTED_TXT
+         sitedata-bench w4save W4_TSV OUT
+         sitedata-bench w4load OUT
   """
 
 /// Each sub-command: its argument count and its workload.
@@ -15,6 +17,8 @@ let commands: [String: (arguments: Int, run: ([String]) -> Void)] = [
   "w1": (1, W1Parse.run),
   "w2": (5, W2Lookup.run),
   "w3": (2, W3Ingest.run),
+  "w4save": (2, W4Persist.save),
+  "w4load": (1, W4Persist.load),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -27,8 +27,25 @@ public struct ContextSites: Sendable {
   /// Whether the request is third-party (schemelessly cross-site with the
   /// top-level site), as third-party cookie policies see it.
   public let isThirdParty: Bool
+  /// Whether the request sits below, or is, a frame cross-site with the
+  /// top-level site (the partition key's ancestor bit).
+  public let hasCrossSiteAncestor: Bool
+
   /// The partition key of this context (CHIPS).
-  public let partitionKey: CookiePartitionKey
+  public var partitionKey: CookiePartitionKey {
+    CookiePartitionKey(site: topLevel, hasCrossSiteAncestor: hasCrossSiteAncestor)
+  }
+
+  /// Whether `key` is this context's partition key (without building it).
+  public func isPartition(_ key: CookiePartitionKey) -> Bool {
+    guard key.hasCrossSiteAncestor == hasCrossSiteAncestor else { return false }
+    let site = key.topLevelSite.utf8
+    let scheme = topLevel.scheme.utf8
+    let host = topLevel.host.utf8
+    guard site.count == scheme.count + 3 + host.count else { return false }
+    return site.starts(with: scheme) && site.dropFirst(scheme.count).starts(with: "://".utf8)
+      && site.suffix(host.count).elementsEqual(host)
+  }
 
   /// Computes the sites of `context`.
   ///
@@ -64,8 +81,7 @@ public struct ContextSites: Sendable {
       forResponse = urlSameSite && chainSameSite ? .strict : .crossSite
     }
     isThirdParty = context.kind == .subresource && !request.isSchemelesslySameSite(with: topLevel)
-    let crossSiteAncestor =
+    hasCrossSiteAncestor =
       context.hasCrossSiteAncestorFrame || (context.kind == .subresource && !urlSameSite)
-    partitionKey = CookiePartitionKey(site: topLevel, hasCrossSiteAncestor: crossSiteAncestor)
   }
 }

@@ -13,98 +13,148 @@ extension CookieJar {
   public mutating func lookup(
     _ context: CookieRequestContext, sites: ContextSites, now: Date, explain: Bool = false
   ) -> CookieLookupResult {
-    var included: [StoredCookie] = []
-    var excluded: [CookieLookupResult.Exclusion] = []
-    var expired: [StoredCookie] = []
-    let nowSeconds = now.timeIntervalSince1970
-    let host = context.url.host.serialized
-    let isIP = context.url.host.isIPAddress
-    let path = context.url.path
-    let rules = LookupRules(context: context, sites: sites, configuration: configuration, now: nowSeconds)
-
-    let visit = { (list: [StoredCookie]) in
-      for stored in list {
-        let status = rules.status(of: stored, host: host, isIPAddress: isIP, path: path)
-        if status.isIncluded {
-          included.append(stored)
-        } else {
-          if status.contains(.expired) { expired.append(stored) }
-          if explain { excluded.append(.init(cookie: stored.cookie, status: status)) }
-        }
-      }
-    }
-    if explain {
-      for domain in (domainsBySite[sites.request.host] ?? []).sorted() {
-        visit(byDomain[domain] ?? [])
-      }
-    } else {
-      forEachCandidateDomain(of: host, isIPAddress: isIP, siteKey: sites.request.host) { domain in
-        if let list = byDomain[domain] { visit(list) }
-      }
-    }
-
-    // Lists are each in header order; merge them (§5.8.3 step 2).
-    if included.count > 1 { included.sort { $0.precedes($1) } }
-    var header: String?
-    if !included.isEmpty {
-      var value = included[0].pair
-      for stored in included.dropFirst() {
-        value += "; "
-        value += stored.pair
-      }
-      header = value
-    }
-
+    let scan = scan(context, sites: sites, now: now, explain: explain)
     var result = CookieLookupResult(
-      header: header, included: included.map(\.cookie), excluded: excluded, changes: [],
-      accessed: [])
-    for stored in expired {
-      if let removed = remove(stored.cookie.identity) {
-        result.changes.append(CookieChange(cookie: removed, cause: .expired))
-      }
-    }
-    refreshLastAccess(of: included, now: now, into: &result)
+      header: Self.header(scan.included), included: scan.included.map(\.cookie),
+      excluded: scan.excluded, changes: [], accessed: [])
+    finish(scan, now: now, changes: &result.changes, accessed: &result.accessed)
     return result
   }
 
-  /// The Cookie header alone for a request: the hot path of a loader.
-  /// Same rules as ``lookup(_:sites:now:explain:)``.
+  /// The Cookie header alone for a request: the hot path of a loader. Same
+  /// rules and side effects as ``lookup(_:sites:now:explain:)``, without
+  /// building the lists of cookies.
   public mutating func cookieHeader(
     _ context: CookieRequestContext, sites: ContextSites, now: Date
   ) -> String? {
-    lookup(context, sites: sites, now: now).header
-  }
-
-  /// Calls `body` with every domain a cookie sent to `host` can have: the host
-  /// and its parent domains down to the site key.
-  func forEachCandidateDomain(
-    of host: String, isIPAddress: Bool, siteKey: String, _ body: (String) -> Void
-  ) {
-    body(host)
-    guard !isIPAddress, host.utf8.count > siteKey.utf8.count else { return }
-    let utf8 = host.utf8
-    let stop = utf8.count - siteKey.utf8.count
-    var offset = 0
-    for (position, byte) in utf8.enumerated() where byte == UInt8(ascii: ".") {
-      offset = position + 1
-      if offset > stop { break }
-      let start = utf8.index(utf8.startIndex, offsetBy: offset)
-      body(String(host[start...]))
+    let scan = scan(context, sites: sites, now: now, explain: false)
+    let header = Self.header(scan.included)
+    if !scan.expired.isEmpty || scan.mayNeedAccessRefresh {
+      var changes: [CookieChange] = []
+      var accessed: [Cookie] = []
+      finish(scan, now: now, changes: &changes, accessed: &accessed)
     }
+    return header
   }
 
-  /// Refreshes last-access times older than the configured threshold.
-  mutating func refreshLastAccess(
-    of included: [StoredCookie], now: Date, into result: inout CookieLookupResult
+  /// What a lookup found: the cookies to send (in header order), the expired
+  /// ones it met, and (when explaining) the others with their reasons.
+  struct Scan {
+    var included: [StoredCookie] = []
+    var expired: [StoredCookie] = []
+    var excluded: [CookieLookupResult.Exclusion] = []
+    var mayNeedAccessRefresh = false
+  }
+
+  /// Applies the retrieval rules to the candidate cookies of a request.
+  ///
+  /// Without `explain`, only the lists of the host and its parent domains are
+  /// visited, and which of their cookies domain-match is known from the list
+  /// (§5.1.3): every cookie of the host's own list, and only the non-host-only
+  /// cookies of a parent domain's list. With `explain`, every cookie of the
+  /// request's site is judged.
+  func scan(
+    _ context: CookieRequestContext, sites: ContextSites, now: Date, explain: Bool
+  ) -> Scan {
+    var scan = Scan()
+    let host = context.url.host.serialized
+    let isIP = context.url.host.isIPAddress
+    let rules = LookupRules(
+      context: context, sites: sites, configuration: configuration,
+      now: now.timeIntervalSince1970)
+    var contributingLists = 0
+    func visit(_ list: [StoredCookie], isHostList: Bool?) {
+      let before = scan.included.count
+      for stored in list {
+        let domainMatches =
+          isHostList.map { $0 || !stored.isHostOnly }
+          ?? (stored.isHostOnly
+            ? stored.cookie.domain == host
+            : CookieDomain.matches(host: host, isIPAddress: isIP, domain: stored.cookie.domain))
+        let status = rules.status(of: stored, domainMatches: domainMatches)
+        if status.isIncluded {
+          scan.included.append(stored)
+          if rules.now - stored.lastAccessed >= rules.accessRefreshThreshold {
+            scan.mayNeedAccessRefresh = true
+          }
+        } else {
+          if status.contains(.expired) { scan.expired.append(stored) }
+          if explain { scan.excluded.append(.init(cookie: stored.cookie, status: status)) }
+        }
+      }
+      if scan.included.count > before { contributingLists += 1 }
+    }
+    if explain {
+      for domain in (domainsBySite[sites.request.host] ?? []).sorted() {
+        visit(byDomain[domain] ?? [], isHostList: nil)
+      }
+    } else {
+      forEachCandidateDomain(of: host, isIPAddress: isIP, siteKey: sites.request.host) {
+        domain, isHost in
+        if let list = byDomain[domain] { visit(list, isHostList: isHost) }
+      }
+    }
+    // Each list is in header order; merge them (§5.8.3 step 2).
+    if contributingLists > 1 { scan.included.sort { $0.precedes($1) } }
+    return scan
+  }
+
+  /// The Cookie header of cookies in header order (§5.8.3 step 4), `nil` for none.
+  static func header(_ included: [StoredCookie]) -> String? {
+    guard let first = included.first else { return nil }
+    if included.count == 1 { return first.pair }
+    var length = (included.count - 1) * 2
+    for stored in included { length += stored.pair.utf8.count }
+    var header = ""
+    header.reserveCapacity(length)
+    header += first.pair
+    for stored in included.dropFirst() {
+      header += "; "
+      header += stored.pair
+    }
+    return header
+  }
+
+  /// The side effects of a lookup: expired cookies removed, stale last-access
+  /// times refreshed.
+  mutating func finish(
+    _ scan: Scan, now: Date, changes: inout [CookieChange], accessed: inout [Cookie]
   ) {
+    for stored in scan.expired {
+      if let removed = remove(stored.cookie.identity) {
+        changes.append(CookieChange(cookie: removed, cause: .expired))
+      }
+    }
+    guard scan.mayNeedAccessRefresh else { return }
     let threshold = configuration.lastAccessUpdateThresholdSeconds
-    for stored in included
+    for stored in scan.included
     where now.timeIntervalSince(stored.cookie.lastAccessedAt) >= threshold {
       guard let found = find(stored.cookie.identity) else { continue }
       var cookie = found.stored.cookie
       cookie.lastAccessedAt = now
       replace(at: found.index, with: cookie)
-      result.accessed.append(cookie)
+      accessed.append(cookie)
+    }
+  }
+
+  /// Calls `body` with every domain a cookie sent to `host` can have: the host
+  /// itself (`isHost` true) and its parent domains down to the site key.
+  func forEachCandidateDomain(
+    of host: String, isIPAddress: Bool, siteKey: String, _ body: (String, Bool) -> Void
+  ) {
+    body(host, true)
+    let hostCount = host.utf8.count
+    let siteCount = siteKey.utf8.count
+    guard !isIPAddress, hostCount > siteCount else { return }
+    var index = host.utf8.startIndex
+    var offset = 0
+    let stop = hostCount - siteCount
+    for byte in host.utf8 {
+      index = host.utf8.index(after: index)
+      offset += 1
+      guard byte == UInt8(ascii: ".") else { continue }
+      if offset > stop { break }
+      body(String(host[index...]), false)
     }
   }
 }
@@ -118,10 +168,13 @@ struct LookupRules {
   let sameSite: SameSiteContext
   let enforcement: SameSiteEnforcement
   let laxUnsafeWindow: Double
-  let partitionKey: CookiePartitionKey
+  let sites: ContextSites
   let policy: ThirdPartyCookiePolicy
   let isThirdParty: Bool
   let now: Double
+  let accessRefreshThreshold: Double
+  let path: String
+  let pathCount: Int
 
   init(
     context: CookieRequestContext, sites: ContextSites, configuration: CookieJarConfiguration,
@@ -132,47 +185,58 @@ struct LookupRules {
     sameSite = sites.forRequest
     enforcement = configuration.sameSiteEnforcement
     laxUnsafeWindow = configuration.laxAllowingUnsafeWindowSeconds
-    partitionKey = sites.partitionKey
+    self.sites = sites
     policy = configuration.thirdPartyPolicy
     isThirdParty = sites.isThirdParty
     self.now = now
+    accessRefreshThreshold = configuration.lastAccessUpdateThresholdSeconds
+    path = context.url.path
+    pathCount = path.utf8.count
   }
 
   @inline(__always)
-  func status(
-    of stored: StoredCookie, host: String, isIPAddress: Bool, path: String
-  ) -> CookieInclusionStatus {
+  func status(of stored: StoredCookie, domainMatches: Bool) -> CookieInclusionStatus {
     var status = CookieInclusionStatus()
-    let cookie = stored.cookie
     if stored.expiry <= now { status.insert(.expired) }
-    if cookie.isHostOnly {
-      if cookie.domain != host { status.insert(.domainMismatch) }
-    } else if !CookieDomain.matches(host: host, isIPAddress: isIPAddress, domain: cookie.domain) {
-      status.insert(.domainMismatch)
-    }
-    if !CookiePath.matches(requestPath: path, cookiePath: cookie.path) { status.insert(.notOnPath) }
-    if cookie.isSecure && !secureOrigin { status.insert(.secureOnly) }
-    if cookie.isHTTPOnly && isScript { status.insert(.httpOnly) }
+    if !domainMatches { status.insert(.domainMismatch) }
+    if !pathMatches(stored) { status.insert(.notOnPath) }
+    if stored.isSecure && !secureOrigin { status.insert(.secureOnly) }
+    if stored.isHTTPOnly && isScript { status.insert(.httpOnly) }
     switch policy {
     case .blockAll:
       status.insert(.blockedByPolicy)
     case .allowAll:
-      if let key = cookie.partitionKey, key != partitionKey { status.insert(.partitionMismatch) }
+      if stored.isPartitioned && !inPartition(stored) { status.insert(.partitionMismatch) }
     case .blockThirdParty:
       if isThirdParty {
         status.insert(.thirdPartyBlocked)
-      } else if let key = cookie.partitionKey, key != partitionKey {
+      } else if stored.isPartitioned && !inPartition(stored) {
         status.insert(.partitionMismatch)
       }
     case .blockThirdPartyExceptPartitioned, .partitionThirdParty:
-      if let key = cookie.partitionKey {
-        if key != partitionKey { status.insert(.partitionMismatch) }
+      if stored.isPartitioned {
+        if !inPartition(stored) { status.insert(.partitionMismatch) }
       } else if isThirdParty {
         status.insert(.thirdPartyBlocked)
       }
     }
-    if let reason = sameSiteExclusion(of: stored) { status.insert(reason) }
+    if sameSite != .strict, let reason = sameSiteExclusion(of: stored) { status.insert(reason) }
     return status
+  }
+
+  /// Whether a partitioned cookie belongs to the request's partition.
+  func inPartition(_ stored: StoredCookie) -> Bool {
+    guard let key = stored.cookie.partitionKey else { return false }
+    return sites.isPartition(key)
+  }
+
+  /// §5.1.4 path-match of the request path against the cookie's path.
+  @inline(__always)
+  func pathMatches(_ stored: StoredCookie) -> Bool {
+    // "/" path-matches every request path (which always starts with "/").
+    if stored.pathLength == 1 { return true }
+    if stored.pathLength > pathCount { return false }
+    return CookiePath.matches(requestPath: path, cookiePath: stored.cookie.path)
   }
 
   /// §5.8.3 step 1: SameSite enforcement for the request's context, with
@@ -183,9 +247,9 @@ struct LookupRules {
     case .strict:
       return nil
     case .lax:
-      return stored.cookie.sameSite == .strict ? .sameSiteStrict : nil
+      return stored.sameSite == .strict ? .sameSiteStrict : nil
     case .laxMethodUnsafe:
-      switch stored.cookie.sameSite {
+      switch stored.sameSite {
       case .none: return nil
       case .strict: return .sameSiteStrict
       case .lax: return .sameSiteLax
@@ -194,7 +258,7 @@ struct LookupRules {
         return now - stored.created < laxUnsafeWindow ? nil : .sameSiteUnspecifiedTreatedAsLax
       }
     case .crossSite:
-      return Cookie.sameSiteExclusion(stored.cookie.sameSite, enforcement: enforcement)
+      return Cookie.sameSiteExclusion(stored.sameSite, enforcement: enforcement)
     }
   }
 }

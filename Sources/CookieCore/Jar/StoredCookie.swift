@@ -14,6 +14,15 @@ final class StoredCookie: Sendable {
   let expiry: Double
   /// Seconds since 1970 of the creation (the second ordering key).
   let created: Double
+  /// Seconds since 1970 of the last access.
+  let lastAccessed: Double
+  // Flags copied out of `cookie` so that lookups read them without copying
+  // the whole cookie (which would retain each of its strings).
+  let isHostOnly: Bool
+  let isSecure: Bool
+  let isHTTPOnly: Bool
+  let isPartitioned: Bool
+  let sameSite: SameSite
   /// The order in which cookies entered the jar, breaking ties between equal
   /// creation times (as Chromium keeps creation times unique); a replacement
   /// keeps its twin's sequence as it keeps its creation time.
@@ -26,6 +35,12 @@ final class StoredCookie: Sendable {
     pathLength = cookie.path.utf8.count
     expiry = cookie.expiresAt?.timeIntervalSince1970 ?? .infinity
     created = cookie.createdAt.timeIntervalSince1970
+    lastAccessed = cookie.lastAccessedAt.timeIntervalSince1970
+    isHostOnly = cookie.isHostOnly
+    isSecure = cookie.isSecure
+    isHTTPOnly = cookie.isHTTPOnly
+    isPartitioned = cookie.partitionKey != nil
+    sameSite = cookie.sameSite
   }
 
   /// Whether this cookie is sent before `other` (§5.8.3 step 2: longer paths

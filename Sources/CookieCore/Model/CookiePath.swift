@@ -1,3 +1,5 @@
+import Foundation
+
 /// Cookie path rules of RFC 6265bis §5.1.4.
 public enum CookiePath {
   /// The default-path of a request path (§5.1.4): everything up to, not
@@ -12,31 +14,23 @@ public enum CookiePath {
 
   /// Whether `requestPath` path-matches `cookiePath` (§5.1.4): they are equal,
   /// or the cookie path is a prefix ending in "/", or a prefix followed by "/".
-  @inlinable
   public static func matches(requestPath: String, cookiePath: String) -> Bool {
-    var requestPath = requestPath
-    var cookiePath = cookiePath
-    return requestPath.withUTF8 { request in
-      cookiePath.withUTF8 { cookie in
-        guard cookie.count <= request.count else { return false }
-        guard cookie.count > 0 else { return false }
-        if memcmpEqual(request.baseAddress, cookie.baseAddress, cookie.count) == false {
-          return false
+    let request = requestPath.utf8
+    let cookie = cookiePath.utf8
+    guard !cookie.isEmpty, cookie.count <= request.count else { return false }
+    let fast: Bool? =
+      request.withContiguousStorageIfAvailable { request -> Bool? in
+        cookie.withContiguousStorageIfAvailable { cookie -> Bool in
+          guard let requestBase = request.baseAddress, let cookieBase = cookie.baseAddress else {
+            return false
+          }
+          return memcmp(requestBase, cookieBase, cookie.count) == 0
         }
-        if cookie.count == request.count { return true }
-        if cookie[cookie.count - 1] == UInt8(ascii: "/") { return true }
-        return request[cookie.count] == UInt8(ascii: "/")
-      }
-    }
-  }
-
-  @usableFromInline
-  static func memcmpEqual(
-    _ lhs: UnsafePointer<UInt8>?, _ rhs: UnsafePointer<UInt8>?, _ count: Int
-  ) -> Bool {
-    guard let lhs, let rhs else { return count == 0 }
-    for offset in 0..<count where lhs[offset] != rhs[offset] { return false }
-    return true
+      } ?? nil
+    guard fast ?? request.starts(with: cookie) else { return false }
+    if cookie.count == request.count { return true }
+    if cookie.last == UInt8(ascii: "/") { return true }
+    return request[request.index(request.startIndex, offsetBy: cookie.count)] == UInt8(ascii: "/")
   }
 }
 
@@ -49,10 +43,18 @@ public enum CookieDomain {
     if isIPAddress { return false }
     let hostBytes = host.utf8
     let domainBytes = domain.utf8
-    guard hostBytes.count > domainBytes.count else { return false }
-    let dotIndex = hostBytes.index(hostBytes.endIndex, offsetBy: -domainBytes.count - 1)
-    guard hostBytes[dotIndex] == UInt8(ascii: ".") else { return false }
-    return hostBytes[hostBytes.index(after: dotIndex)...].elementsEqual(domainBytes)
+    guard hostBytes.count > domainBytes.count, !domainBytes.isEmpty else { return false }
+    let fast: Bool? =
+      hostBytes.withContiguousStorageIfAvailable { host -> Bool? in
+        domainBytes.withContiguousStorageIfAvailable { domain -> Bool in
+          let start = host.count - domain.count
+          guard host[start - 1] == UInt8(ascii: "."), let hostBase = host.baseAddress,
+            let domainBase = domain.baseAddress
+          else { return false }
+          return memcmp(hostBase + start, domainBase, domain.count) == 0
+        }
+      } ?? nil
+    return fast ?? host.hasSuffix("." + domain)
   }
 
   /// The key cookies of `domain` are grouped under: its registrable domain,

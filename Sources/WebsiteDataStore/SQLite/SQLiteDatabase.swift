@@ -78,6 +78,7 @@ package actor SQLiteDatabase {
   /// Runs `body` in an immediate transaction (`BEGIN IMMEDIATE`): committed
   /// when `body` returns, rolled back when it throws. The write is durable
   /// when this returns (`synchronous = FULL`).
+  @discardableResult
   package nonisolated func write<T: Sendable>(
     _ body: @Sendable (SQLiteConnection) throws -> T
   ) async throws -> T {
@@ -88,6 +89,7 @@ package actor SQLiteDatabase {
 
   /// Runs `body` with no transaction around it: for migrations (which manage
   /// their own transactions), checkpoints and maintenance pragmas.
+  @discardableResult
   package nonisolated func withConnection<T: Sendable>(
     _ body: @Sendable (SQLiteConnection) throws -> T
   ) async throws -> T {

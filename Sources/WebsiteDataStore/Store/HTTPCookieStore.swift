@@ -142,6 +142,21 @@ public actor HTTPCookieStore {
     return result
   }
 
+  /// Stores many cookies through the API in one batch (imports, loading a
+  /// saved jar): each is checked like ``setCookie(_:)``; a persistent store
+  /// commits them all in one transaction. One result per cookie, in order.
+  @discardableResult
+  public func importCookies(_ cookies: [Cookie]) async throws -> [SetCookieResult] {
+    await syncWithDisk()
+    jarGeneration &+= 1
+    let now = clock.now()
+    var results: [SetCookieResult] = []
+    results.reserveCapacity(cookies.count)
+    for cookie in cookies { results.append(jar.setCookie(cookie, now: now)) }
+    try await commit(results.flatMap(\.changes))
+    return results
+  }
+
   /// Deletes one cookie (matched by identity); returns whether it existed.
   @discardableResult
   public func deleteCookie(_ cookie: Cookie) async throws -> Bool {

@@ -1,0 +1,75 @@
+import Foundation
+import WebsiteData
+
+// `StoreCrashWriter`: a test helper for PersistentStoreCrashTests, not a
+// product. It opens the persistent store at STORE (key file KEY_FILE) and
+// writes the cookies `c<i>=v<i>; Max-Age=86400` for i = FIRST, FIRST+1, …
+// until it is killed, in rounds of 1 to 4 concurrent writes (so that group
+// commit batches several writers into one transaction). After each write
+// returns, that is once it has committed, it prints `ack c<i>` on stdout
+// with one write(2) call, unbuffered.
+//
+// Cookie i is set by https://site<i / 100>.test/, so that no site holds more
+// than 100 of them; the whole-jar limit is raised so nothing is evicted.
+// It stops on its own after 30 seconds, in case nobody kills it.
+
+let usage = "Usage: StoreCrashWriter STORE KEY_FILE FIRST\n"
+
+/// Writes `text` to a file descriptor in full, unbuffered.
+func emit(_ text: String, to descriptor: Int32) {
+  let bytes = Array(text.utf8)
+  var written = 0
+  while written < bytes.count {
+    let count = bytes.withUnsafeBytes { buffer in
+      write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+    }
+    if count < 0, errno == EINTR { continue }
+    guard count > 0 else { exit(2) }
+    written += count
+  }
+}
+
+/// Writes cookie `index` and returns once it is acknowledged.
+func writeCookie(_ index: Int, to store: WebsiteDataStore) async throws {
+  let url = try store.url("https://site\(index / 100).test/")
+  let results = try await store.httpCookieStore.processResponse(
+    setCookieHeaders: ["c\(index)=v\(index); Max-Age=86400"], for: .navigation(to: url))
+  guard results.count == 1, results[0].isAccepted else {
+    emit("Error: cookie c\(index) was refused\n", to: STDERR_FILENO)
+    exit(1)
+  }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 3, let first = Int(arguments[2]), first >= 0 else {
+  emit(usage, to: STDERR_FILENO)
+  exit(64)
+}
+
+var configuration = CookieJarConfiguration.browser
+configuration.limits.total = 10_000_000
+configuration.limits.totalPurgeTarget = 9_000_000
+
+do {
+  let store = try await WebsiteDataStore.persistent(
+    at: arguments[0], key: .keyFile(arguments[1]), configuration: configuration)
+  let deadline = ContinuousClock.now + .seconds(30)
+  var next = first
+  while ContinuousClock.now < deadline {
+    let round = 1 + next % 4
+    let start = next
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for index in start..<start + round {
+        group.addTask {
+          try await writeCookie(index, to: store)
+          emit("ack c\(index)\n", to: STDOUT_FILENO)
+        }
+      }
+      try await group.waitForAll()
+    }
+    next += round
+  }
+} catch {
+  emit("Error: \(error)\n", to: STDERR_FILENO)
+  exit(1)
+}

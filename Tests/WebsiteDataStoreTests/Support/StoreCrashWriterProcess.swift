@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// The `StoreCrashWriter` helper (Sources/StoreCrashWriter), launched as a
+/// child process that writes cookies to a persistent store until it is
+/// killed, printing `ack c<i>` after each acknowledged write.
+///
+/// Its stdout and stderr go to files rather than pipes: nothing blocks however
+/// much it prints, and what it printed before being killed stays readable.
+final class StoreCrashWriterProcess {
+  /// Errors of the harness itself (not of the store).
+  struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  private let process = Process()
+  private let folder: URL
+  private let exit: AsyncStream<(status: Int32, signalled: Bool)>
+
+  /// The `StoreCrashWriter` executable: `$STORE_CRASH_WRITER_BINARY` when
+  /// set, else the one next to the running test binary (SwiftPM puts every
+  /// executable of a build, `--scratch-path` or not, in one folder), else
+  /// `.build/debug/StoreCrashWriter`. (The same search as the CLI tests'
+  /// `SiteDataProcess`.)
+  static func binary() throws -> URL {
+    let name = "StoreCrashWriter"
+    if let path = ProcessInfo.processInfo.environment["STORE_CRASH_WRITER_BINARY"], !path.isEmpty {
+      return URL(fileURLWithPath: path)
+    }
+    let packageRoot = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    var folders: [URL] = []
+    let selfPath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    folders.append(selfPath.deletingLastPathComponent())
+    if let executable = Bundle.main.executableURL {
+      folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
+    }
+    folders.append(Bundle.main.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent())
+    if let first = CommandLine.arguments.first {
+      folders.append(
+        URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+    }
+    folders.append(packageRoot.appendingPathComponent(".build/debug"))
+    for folder in folders {
+      // Walk up a few levels: the runner may sit inside a bundle folder.
+      var candidate = folder
+      for _ in 0..<3 {
+        let binary = candidate.appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+        candidate.deleteLastPathComponent()
+      }
+    }
+    throw HarnessError(
+      description: "cannot find the \(name) binary near \(folders.map(\.path)); build it first"
+        + " or set STORE_CRASH_WRITER_BINARY")
+  }
+
+  /// Starts the writer on the store at `store`, locked with the key file
+  /// `keyFile`, numbering its cookies from `first`.
+  init(store: String, keyFile: String, first: Int) throws {
+    folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("store-crash-writer-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data().write(to: folder.appendingPathComponent("stdout"))
+    try Data().write(to: folder.appendingPathComponent("stderr"))
+    let output = try FileHandle(forWritingTo: folder.appendingPathComponent("stdout"))
+    let error = try FileHandle(forWritingTo: folder.appendingPathComponent("stderr"))
+    defer {
+      try? output.close()
+      try? error.close()
+    }
+    let (exit, continuation) = AsyncStream.makeStream(of: (status: Int32, signalled: Bool).self)
+    self.exit = exit
+    process.executableURL = try Self.binary()
+    process.arguments = [store, keyFile, String(first)]
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = output
+    process.standardError = error
+    process.terminationHandler = { process in
+      continuation.yield((process.terminationStatus, process.terminationReason == .uncaughtSignal))
+      continuation.finish()
+    }
+    try process.run()
+  }
+
+  deinit {
+    if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  /// What the writer printed on stdout so far.
+  func stdout() throws -> String {
+    String(decoding: try Data(contentsOf: folder.appendingPathComponent("stdout")), as: UTF8.self)
+  }
+
+  /// What the writer printed on stderr so far.
+  func stderr() throws -> String {
+    String(decoding: try Data(contentsOf: folder.appendingPathComponent("stderr")), as: UTF8.self)
+  }
+
+  /// The cookie names acknowledged so far: the `ack <name>` lines printed in
+  /// full (a line cut short by the kill does not count).
+  func acknowledged() throws -> [String] {
+    let lines = try stdout().split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    return try lines.map { line in
+      guard line.hasPrefix("ack ") else {
+        throw HarnessError(description: "unexpected output line from the writer: \(line)")
+      }
+      return String(line.dropFirst(4))
+    }
+  }
+
+  /// Waits until the writer acknowledged its first write; throws if it
+  /// exits first, or after `limit` (a harness limit, not an assertion about
+  /// speed).
+  func waitForFirstAcknowledgement(limit: Duration = .seconds(30)) async throws {
+    let deadline = ContinuousClock.now + limit
+    while try acknowledged().isEmpty {
+      guard process.isRunning else {
+        throw HarnessError(description: "the writer exited early: \(try stderr())")
+      }
+      guard ContinuousClock.now < deadline else {
+        throw HarnessError(description: "the writer acknowledged nothing within \(limit)")
+      }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+
+  /// Sends SIGKILL and waits until the writer is gone; returns whether a
+  /// signal ended it (rather than its own exit).
+  @discardableResult
+  func kill() async -> Bool {
+    Foundation.kill(process.processIdentifier, SIGKILL)
+    for await outcome in exit { return outcome.signalled }
+    return false
+  }
+}
