@@ -39,8 +39,16 @@ public struct CookieRequestContext: Sendable, Hashable {
   ) -> Self {
     Self(
       url: url, kind: .navigation, topLevelURL: url, initiator: initiator,
-      method: method.uppercased(), redirectChain: redirectChain, source: .http,
+      method: Self.uppercased(method), redirectChain: redirectChain, source: .http,
       hasCrossSiteAncestorFrame: false)
+  }
+
+  /// The method upper-cased (HTTP methods are case-sensitive tokens, but the
+  /// safe-method check compares upper-case names), without allocating when it
+  /// already is.
+  static func uppercased(_ method: String) -> String {
+    method.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+      ? method.uppercased() : method
   }
 
   /// A subresource `url` of the page at `topLevelURL`; the initiator defaults
@@ -51,7 +59,7 @@ public struct CookieRequestContext: Sendable, Hashable {
   ) -> Self {
     Self(
       url: url, kind: .subresource, topLevelURL: topLevelURL, initiator: initiator ?? topLevelURL,
-      method: method.uppercased(), redirectChain: redirectChain, source: .http,
+      method: Self.uppercased(method), redirectChain: redirectChain, source: .http,
       hasCrossSiteAncestorFrame: hasCrossSiteAncestorFrame)
   }
 

@@ -15,11 +15,21 @@ public enum SameSiteContext: Int, Sendable, Hashable, Comparable {
 }
 
 /// The sites of a request context, computed once per request.
+///
+/// The common case — a browser-initiated top-level navigation with no
+/// redirect — needs no public-suffix lookup at all: it is same-site by
+/// definition. The sites themselves are computed only when asked for.
 public struct ContextSites: Sendable {
+  private let facts: any DomainFacts
+  private let requestScheme: String
+  private let requestHost: URLHost
+  private let topLevelScheme: String
+  private let topLevelHost: URLHost
+
   /// The site of the request URL.
-  public let request: Site
+  public var request: Site { Site(scheme: requestScheme, host: requestHost, facts: facts) }
   /// The top-level site ("site for cookies").
-  public let topLevel: Site
+  public var topLevel: Site { Site(scheme: topLevelScheme, host: topLevelHost, facts: facts) }
   /// The SameSite context for reading cookies (sending the Cookie header).
   public let forRequest: SameSiteContext
   /// The SameSite context for writing cookies (processing Set-Cookie).
@@ -36,15 +46,9 @@ public struct ContextSites: Sendable {
     CookiePartitionKey(site: topLevel, hasCrossSiteAncestor: hasCrossSiteAncestor)
   }
 
-  /// Whether `key` is this context's partition key (without building it).
+  /// Whether `key` is this context's partition key.
   public func isPartition(_ key: CookiePartitionKey) -> Bool {
-    guard key.hasCrossSiteAncestor == hasCrossSiteAncestor else { return false }
-    let site = key.topLevelSite.utf8
-    let scheme = topLevel.scheme.utf8
-    let host = topLevel.host.utf8
-    guard site.count == scheme.count + 3 + host.count else { return false }
-    return site.starts(with: scheme) && site.dropFirst(scheme.count).starts(with: "://".utf8)
-      && site.suffix(host.count).elementsEqual(host)
+    key.hasCrossSiteAncestor == hasCrossSiteAncestor && key.topLevelSite == topLevel.serialized
   }
 
   /// Computes the sites of `context`.
@@ -57,15 +61,36 @@ public struct ContextSites: Sendable {
   /// any cookie; a subresource needs its URL and chain to be same-site (the
   /// initiator does not count). Script APIs compare the document with the
   /// top-level site.
-  public init(_ context: CookieRequestContext, facts: some DomainFacts) {
+  public init(_ context: CookieRequestContext, facts: any DomainFacts) {
+    self.facts = facts
+    requestScheme = context.url.scheme
+    requestHost = context.url.host
+    topLevelScheme = context.topLevelURL.scheme
+    topLevelHost = context.topLevelURL.host
+    let decision = Self.decide(context, facts: facts)
+    forRequest = decision.forRequest
+    forResponse = decision.forResponse
+    isThirdParty = decision.isThirdParty
+    hasCrossSiteAncestor = decision.hasCrossSiteAncestor
+  }
+
+  private static func decide(_ context: CookieRequestContext, facts: any DomainFacts) -> (
+    forRequest: SameSiteContext, forResponse: SameSiteContext, isThirdParty: Bool,
+    hasCrossSiteAncestor: Bool
+  ) {
+    if context.kind == .navigation && context.initiator == nil && context.redirectChain.isEmpty
+      && context.source != .script
+    {
+      // Browser-initiated, no redirect: same-site with itself.
+      return (.strict, .strict, false, context.hasCrossSiteAncestorFrame)
+    }
     let request = Site(context.url, facts: facts)
     let topLevel = context.kind == .navigation ? request : Site(context.topLevelURL, facts: facts)
-    self.request = request
-    self.topLevel = topLevel
     let urlSameSite = request == topLevel
     let chainSameSite = context.redirectChain.allSatisfy { Site($0, facts: facts) == topLevel }
     let initiatorSameSite = context.initiator.map { Site($0, facts: facts) == request } ?? true
-
+    let forRequest: SameSiteContext
+    let forResponse: SameSiteContext
     if context.source == .script {
       forRequest = urlSameSite ? .strict : .crossSite
       forResponse = forRequest
@@ -80,8 +105,10 @@ public struct ContextSites: Sendable {
       forRequest = urlSameSite && initiatorSameSite && chainSameSite ? .strict : .crossSite
       forResponse = urlSameSite && chainSameSite ? .strict : .crossSite
     }
-    isThirdParty = context.kind == .subresource && !request.isSchemelesslySameSite(with: topLevel)
-    hasCrossSiteAncestor =
+    return (
+      forRequest, forResponse,
+      context.kind == .subresource && !request.isSchemelesslySameSite(with: topLevel),
       context.hasCrossSiteAncestorFrame || (context.kind == .subresource && !urlSameSite)
+    )
   }
 }

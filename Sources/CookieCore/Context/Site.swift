@@ -12,11 +12,13 @@ public struct Site: Sendable, Hashable, CustomStringConvertible {
 
   /// The site of a URL.
   public init(_ url: URLRecord, facts: some DomainFacts) {
-    switch url.scheme {
-    case "wss", "https": scheme = "https"
-    default: scheme = "http"
-    }
-    host = Self.registrableKey(of: url.host, facts: facts)
+    self.init(scheme: url.scheme, host: url.host, facts: facts)
+  }
+
+  /// The site of a URL's scheme and host.
+  public init(scheme: String, host: URLHost, facts: some DomainFacts) {
+    self.scheme = scheme == "https" || scheme == "wss" ? "https" : "http"
+    self.host = Self.registrableKey(of: host, facts: facts)
   }
 
   /// Creates a site from its parts (for stored partition keys).

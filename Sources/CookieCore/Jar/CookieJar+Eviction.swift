@@ -10,10 +10,9 @@ extension CookieJar {
   /// configured recent window.
   mutating func enforceLimits(after cookie: Cookie, now: Date, changes: inout [CookieChange]) {
     let limits = configuration.limits
-    let site = siteKey(forDomain: cookie.domain)
-    let domains = domainsBySite[site] ?? []
+    let site = byDomain.site(of: cookie.domain) ?? siteKey(forDomain: cookie.domain)
     // Cheap test first: the site's cookie count bounds every per-site count.
-    let siteCount = domains.reduce(0) { $0 + (byDomain[$1]?.count ?? 0) }
+    let siteCount = siteCounts[site] ?? 0
     let needsSiteEviction =
       cookie.partitionKey == nil
       ? siteCount > limits.perDomain

@@ -15,7 +15,7 @@ extension CookieJar {
   ) -> CookieLookupResult {
     let scan = scan(context, sites: sites, now: now, explain: explain)
     var result = CookieLookupResult(
-      header: Self.header(scan.included), included: scan.included.map(\.cookie),
+      header: Self.header(scan.included), included: scan.included.map(\.payload.cookie),
       excluded: scan.excluded, changes: [], accessed: [])
     finish(scan, now: now, changes: &result.changes, accessed: &result.accessed)
     return result
@@ -37,22 +37,50 @@ extension CookieJar {
     return header
   }
 
+  /// A cookie a lookup sends: what header order and refreshing need, and
+  /// the shared payload (one reference: cheap to copy and sort).
+  struct Included {
+    let payload: StoredCookie.Payload
+    let pathLength: Int
+    let created: Double
+    let sequence: UInt64
+    let lastAccessed: Double
+
+    init(_ stored: UnsafePointer<StoredCookie>) {
+      payload = stored.pointee.payload
+      pathLength = stored.pointee.pathLength
+      created = stored.pointee.created
+      sequence = stored.pointee.sequence
+      lastAccessed = stored.pointee.lastAccessed
+    }
+
+    /// §5.8.3 step 2 order, as ``StoredCookie/precedes(_:)``.
+    @inline(__always)
+    func precedes(_ other: Included) -> Bool {
+      if pathLength != other.pathLength { return pathLength > other.pathLength }
+      if created != other.created { return created < other.created }
+      return sequence < other.sequence
+    }
+  }
+
   /// What a lookup found: the cookies to send (in header order), the expired
   /// ones it met, and (when explaining) the others with their reasons.
   struct Scan {
-    var included: [StoredCookie] = []
+    var included: [Included] = []
     var expired: [StoredCookie] = []
     var excluded: [CookieLookupResult.Exclusion] = []
     var mayNeedAccessRefresh = false
+    /// The serialized top-level site, computed when a partitioned cookie is met.
+    var partitionSite: String?
   }
 
   /// Applies the retrieval rules to the candidate cookies of a request.
   ///
   /// Without `explain`, only the lists of the host and its parent domains are
-  /// visited, and which of their cookies domain-match is known from the list
-  /// (§5.1.3): every cookie of the host's own list, and only the non-host-only
-  /// cookies of a parent domain's list. With `explain`, every cookie of the
-  /// request's site is judged.
+  /// visited (no public-suffix lookup is needed), and which of their cookies
+  /// domain-match is known from the list (§5.1.3): every cookie of the host's
+  /// own list, and only the non-host-only cookies of a parent domain's list.
+  /// With `explain`, every cookie of the request's site is judged.
   func scan(
     _ context: CookieRequestContext, sites: ContextSites, now: Date, explain: Bool
   ) -> Scan {
@@ -63,56 +91,75 @@ extension CookieJar {
       context: context, sites: sites, configuration: configuration,
       now: now.timeIntervalSince1970)
     var contributingLists = 0
-    func visit(_ list: [StoredCookie], isHostList: Bool?) {
-      let before = scan.included.count
-      for stored in list {
-        let domainMatches =
-          isHostList.map { $0 || !stored.isHostOnly }
-          ?? (stored.isHostOnly
-            ? stored.cookie.domain == host
-            : CookieDomain.matches(host: host, isIPAddress: isIP, domain: stored.cookie.domain))
-        let status = rules.status(of: stored, domainMatches: domainMatches)
-        if status.isIncluded {
-          scan.included.append(stored)
-          if rules.now - stored.lastAccessed >= rules.accessRefreshThreshold {
-            scan.mayNeedAccessRefresh = true
-          }
-        } else {
-          if status.contains(.expired) { scan.expired.append(stored) }
-          if explain { scan.excluded.append(.init(cookie: stored.cookie, status: status)) }
-        }
-      }
-      if scan.included.count > before { contributingLists += 1 }
-    }
     if explain {
       for domain in (domainsBySite[sites.request.host] ?? []).sorted() {
-        visit(byDomain[domain] ?? [], isHostList: nil)
+        for stored in byDomain[domain] ?? [] {
+          let domainMatches =
+            stored.isHostOnly
+            ? stored.cookie.domain == host
+            : CookieDomain.matches(host: host, isIPAddress: isIP, domain: stored.cookie.domain)
+          let inPartition = stored.isPartitioned && rules.inPartition(stored)
+          var entry = stored
+          let status = withUnsafePointer(to: &entry) {
+            rules.status(of: $0, domainMatches: domainMatches, inPartition: inPartition)
+          }
+          if status.isIncluded {
+            scan.included.append(withUnsafePointer(to: &entry) { Included($0) })
+          } else {
+            if status.contains(.expired) { scan.expired.append(stored) }
+            scan.excluded.append(.init(cookie: stored.cookie, status: status))
+          }
+        }
       }
+      contributingLists = 2
     } else {
-      forEachCandidateDomain(of: host, isIPAddress: isIP, siteKey: sites.request.host) {
-        domain, isHost in
-        if let list = byDomain[domain] { visit(list, isHostList: isHost) }
+      scan.included.reserveCapacity(16)
+      byDomain.forEachList(ofHostAndParents: host, isIPAddress: isIP) { list, isHost in
+        let before = scan.included.count
+        rules.collect(list, isHostList: isHost, into: &scan)
+        if scan.included.count > before { contributingLists += 1 }
       }
+    }
+    if scan.included.contains(where: { rules.now - $0.lastAccessed >= rules.accessRefreshThreshold })
+    {
+      scan.mayNeedAccessRefresh = true
     }
     // Each list is in header order; merge them (§5.8.3 step 2).
     if contributingLists > 1 { scan.included.sort { $0.precedes($1) } }
     return scan
   }
 
-  /// The Cookie header of cookies in header order (§5.8.3 step 4), `nil` for none.
-  static func header(_ included: [StoredCookie]) -> String? {
+  /// The Cookie header of cookies in header order (§5.8.3 step 4), `nil`
+  /// for none: the pairs joined with "; ", written into one buffer.
+  static func header(_ included: [Included]) -> String? {
     guard let first = included.first else { return nil }
-    if included.count == 1 { return first.pair }
+    if included.count == 1 { return first.payload.pair }
     var length = (included.count - 1) * 2
-    for stored in included { length += stored.pair.utf8.count }
-    var header = ""
-    header.reserveCapacity(length)
-    header += first.pair
-    for stored in included.dropFirst() {
-      header += "; "
-      header += stored.pair
+    for cookie in included { length += cookie.payload.pair.utf8.count }
+    return String(unsafeUninitializedCapacity: length) { buffer in
+      var offset = 0
+      for (position, cookie) in included.enumerated() {
+        if position > 0 {
+          buffer[offset] = UInt8(ascii: ";")
+          buffer[offset + 1] = UInt8(ascii: " ")
+          offset += 2
+        }
+        let pair = cookie.payload.pair.utf8
+        if let copied = pair.withContiguousStorageIfAvailable({ source -> Int in
+          guard let base = source.baseAddress, let target = buffer.baseAddress else { return 0 }
+          (target + offset).update(from: base, count: source.count)
+          return source.count
+        }) {
+          offset += copied
+        } else {
+          for byte in pair {
+            buffer[offset] = byte
+            offset += 1
+          }
+        }
+      }
+      return offset
     }
-    return header
   }
 
   /// The side effects of a lookup: expired cookies removed, stale last-access
@@ -127,9 +174,9 @@ extension CookieJar {
     }
     guard scan.mayNeedAccessRefresh else { return }
     let threshold = configuration.lastAccessUpdateThresholdSeconds
-    for stored in scan.included
-    where now.timeIntervalSince(stored.cookie.lastAccessedAt) >= threshold {
-      guard let found = find(stored.cookie.identity) else { continue }
+    for included in scan.included
+    where now.timeIntervalSince1970 - included.lastAccessed >= threshold {
+      guard let found = find(included.payload.cookie.identity) else { continue }
       var cookie = found.stored.cookie
       cookie.lastAccessedAt = now
       replace(at: found.index, with: cookie)
@@ -137,26 +184,6 @@ extension CookieJar {
     }
   }
 
-  /// Calls `body` with every domain a cookie sent to `host` can have: the host
-  /// itself (`isHost` true) and its parent domains down to the site key.
-  func forEachCandidateDomain(
-    of host: String, isIPAddress: Bool, siteKey: String, _ body: (String, Bool) -> Void
-  ) {
-    body(host, true)
-    let hostCount = host.utf8.count
-    let siteCount = siteKey.utf8.count
-    guard !isIPAddress, hostCount > siteCount else { return }
-    var index = host.utf8.startIndex
-    var offset = 0
-    let stop = hostCount - siteCount
-    for byte in host.utf8 {
-      index = host.utf8.index(after: index)
-      offset += 1
-      guard byte == UInt8(ascii: ".") else { continue }
-      if offset > stop { break }
-      body(String(host[index...]), false)
-    }
-  }
 }
 
 /// The per-cookie retrieval tests of §5.8.3 plus SameSite, partitions and the
@@ -175,6 +202,7 @@ struct LookupRules {
   let accessRefreshThreshold: Double
   let path: String
   let pathCount: Int
+  let pathPrefix: UInt64
 
   init(
     context: CookieRequestContext, sites: ContextSites, configuration: CookieJarConfiguration,
@@ -192,73 +220,132 @@ struct LookupRules {
     accessRefreshThreshold = configuration.lastAccessUpdateThresholdSeconds
     path = context.url.path
     pathCount = path.utf8.count
+    pathPrefix = StoredCookie.prefix(path)
   }
 
   @inline(__always)
-  func status(of stored: StoredCookie, domainMatches: Bool) -> CookieInclusionStatus {
+  func status(
+    of stored: UnsafePointer<StoredCookie>, domainMatches: Bool, inPartition: Bool
+  ) -> CookieInclusionStatus {
     var status = CookieInclusionStatus()
-    if stored.expiry <= now { status.insert(.expired) }
+    if stored.pointee.expiry <= now { status.insert(.expired) }
     if !domainMatches { status.insert(.domainMismatch) }
     if !pathMatches(stored) { status.insert(.notOnPath) }
-    if stored.isSecure && !secureOrigin { status.insert(.secureOnly) }
-    if stored.isHTTPOnly && isScript { status.insert(.httpOnly) }
+    if stored.pointee.isSecure && !secureOrigin { status.insert(.secureOnly) }
+    if stored.pointee.isHTTPOnly && isScript { status.insert(.httpOnly) }
+    let isPartitioned = stored.pointee.isPartitioned
     switch policy {
     case .blockAll:
       status.insert(.blockedByPolicy)
     case .allowAll:
-      if stored.isPartitioned && !inPartition(stored) { status.insert(.partitionMismatch) }
+      if isPartitioned && !inPartition { status.insert(.partitionMismatch) }
     case .blockThirdParty:
       if isThirdParty {
         status.insert(.thirdPartyBlocked)
-      } else if stored.isPartitioned && !inPartition(stored) {
+      } else if isPartitioned && !inPartition {
         status.insert(.partitionMismatch)
       }
     case .blockThirdPartyExceptPartitioned, .partitionThirdParty:
-      if stored.isPartitioned {
-        if !inPartition(stored) { status.insert(.partitionMismatch) }
+      if isPartitioned {
+        if !inPartition { status.insert(.partitionMismatch) }
       } else if isThirdParty {
         status.insert(.thirdPartyBlocked)
       }
     }
-    if sameSite != .strict, let reason = sameSiteExclusion(of: stored) { status.insert(reason) }
+    if sameSite != .strict,
+      let reason = sameSiteExclusion(stored.pointee.sameSite, created: stored.pointee.created)
+    {
+      status.insert(reason)
+    }
     return status
+  }
+
+  /// Adds the cookies of one domain list that the request gets to `scan`
+  /// (the expired ones to its expired list). `isHostList`: the list is the
+  /// request host's own; otherwise a parent domain's, whose host-only cookies
+  /// do not domain-match.
+  func collect(_ list: [StoredCookie], isHostList: Bool, into scan: inout CookieJar.Scan) {
+    list.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      // Fields are read through the pointer: no copy of the entry (which
+      // would retain its payload) for cookies that are not sent.
+      for index in buffer.indices {
+        let stored = base + index
+        var inPartition = false
+        if stored.pointee.isPartitioned {
+          if scan.partitionSite == nil { scan.partitionSite = sites.topLevel.serialized }
+          inPartition = isPartition(stored.pointee.payload, site: scan.partitionSite)
+        }
+        let status = status(
+          of: stored, domainMatches: isHostList || !stored.pointee.isHostOnly,
+          inPartition: inPartition)
+        if status.isIncluded {
+          scan.included.append(CookieJar.Included(stored))
+        } else if status.contains(.expired) {
+          scan.expired.append(stored.pointee)
+        }
+      }
+    }
+  }
+
+  /// Whether a partitioned cookie belongs to the request's partition, given
+  /// the serialized top-level site.
+  func isPartition(_ payload: StoredCookie.Payload, site: String?) -> Bool {
+    guard let key = payload.cookie.partitionKey else { return false }
+    return key.hasCrossSiteAncestor == sites.hasCrossSiteAncestor && key.topLevelSite == site
   }
 
   /// Whether a partitioned cookie belongs to the request's partition.
   func inPartition(_ stored: StoredCookie) -> Bool {
-    guard let key = stored.cookie.partitionKey else { return false }
-    return sites.isPartition(key)
+    isPartition(stored.payload, site: sites.topLevel.serialized)
   }
 
-  /// §5.1.4 path-match of the request path against the cookie's path.
+  /// §5.1.4 path-match of the request path against the cookie's path,
+  /// decided from the inline 8-byte prefixes for paths of up to 8 bytes.
   @inline(__always)
-  func pathMatches(_ stored: StoredCookie) -> Bool {
+  func pathMatches(_ stored: UnsafePointer<StoredCookie>) -> Bool {
+    let length = stored.pointee.pathLength
     // "/" path-matches every request path (which always starts with "/").
-    if stored.pathLength == 1 { return true }
-    if stored.pathLength > pathCount { return false }
-    return CookiePath.matches(requestPath: path, cookiePath: stored.cookie.path)
+    if length == 1 { return true }
+    if length > pathCount { return false }
+    if length > 8 {
+      let headMatches = pathPrefix == stored.pointee.pathPrefix
+      return headMatches
+        && CookiePath.matches(requestPath: path, cookiePath: stored.pointee.payload.cookie.path)
+    }
+    let mask: UInt64 = length == 8 ? ~0 : (1 << (UInt64(length) * 8)) - 1
+    guard pathPrefix & mask == stored.pointee.pathPrefix else { return false }
+    if length == pathCount || stored.pointee.pathLastByte == UInt8(ascii: "/") { return true }
+    return nextPathByte(at: length) == UInt8(ascii: "/")
+  }
+
+  /// The request path's byte at `offset` (< its length).
+  @inline(__always)
+  func nextPathByte(at offset: Int) -> UInt8 {
+    if offset < 8 { return UInt8(truncatingIfNeeded: pathPrefix >> (UInt64(offset) * 8)) }
+    return path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: offset)]
   }
 
   /// §5.8.3 step 1: SameSite enforcement for the request's context, with
   /// Chromium's Lax-allowing-unsafe window for recent unspecified cookies.
   @inline(__always)
-  func sameSiteExclusion(of stored: StoredCookie) -> CookieExclusionReason? {
+  func sameSiteExclusion(_ cookieSameSite: SameSite, created: Double) -> CookieExclusionReason? {
     switch sameSite {
     case .strict:
       return nil
     case .lax:
-      return stored.sameSite == .strict ? .sameSiteStrict : nil
+      return cookieSameSite == .strict ? .sameSiteStrict : nil
     case .laxMethodUnsafe:
-      switch stored.sameSite {
+      switch cookieSameSite {
       case .none: return nil
       case .strict: return .sameSiteStrict
       case .lax: return .sameSiteLax
       case .unspecified:
         guard enforcement == .laxByDefault else { return nil }
-        return now - stored.created < laxUnsafeWindow ? nil : .sameSiteUnspecifiedTreatedAsLax
+        return now - created < laxUnsafeWindow ? nil : .sameSiteUnspecifiedTreatedAsLax
       }
     case .crossSite:
-      return Cookie.sameSiteExclusion(stored.sameSite, enforcement: enforcement)
+      return Cookie.sameSiteExclusion(cookieSameSite, enforcement: enforcement)
     }
   }
 }

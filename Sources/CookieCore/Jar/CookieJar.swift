@@ -17,9 +17,11 @@ public struct CookieJar: Sendable {
   public let facts: any DomainFacts
 
   /// Cookies by exact domain, each list in header order.
-  var byDomain: [String: [StoredCookie]] = [:]
+  var byDomain = DomainTable()
   /// The domains that hold cookies, by site key (registrable domain).
   var domainsBySite: [String: Set<String>] = [:]
+  /// The number of cookies per site key.
+  var siteCounts: [String: Int] = [:]
   /// The number of cookies in the jar.
   public private(set) var count = 0
   /// The next insertion sequence number (see `StoredCookie.sequence`).
@@ -46,20 +48,22 @@ public struct CookieJar: Sendable {
       var unique: [CookieIdentity: StoredCookie] = [:]
       for stored in list { unique[stored.cookie.identity] = stored }
       let sorted = unique.values.sorted { $0.precedes($1) }
-      byDomain[domain] = sorted
-      domainsBySite[siteKey(forDomain: domain), default: []].insert(domain)
+      let site = siteKey(forDomain: domain)
+      byDomain.create(domain, site: site, cookies: sorted)
+      domainsBySite[site, default: []].insert(domain)
+      siteCounts[site, default: 0] += sorted.count
       count += sorted.count
     }
   }
 
   /// Every cookie, ordered by domain, then header order.
   public var allCookies: [Cookie] {
-    byDomain.keys.sorted().flatMap { byDomain[$0, default: []].map(\.cookie) }
+    byDomain.keys.sorted().flatMap { (byDomain[$0] ?? []).map(\.cookie) }
   }
 
   /// The cookies of one site key (see ``siteKey(forDomain:)``).
   public func cookies(ofSite site: String) -> [Cookie] {
-    (domainsBySite[site] ?? []).sorted().flatMap { byDomain[$0, default: []].map(\.cookie) }
+    (domainsBySite[site] ?? []).sorted().flatMap { (byDomain[$0] ?? []).map(\.cookie) }
   }
 
   /// The site keys (registrable domains) that hold cookies.
@@ -76,46 +80,81 @@ public struct CookieJar: Sendable {
   /// Finds the cookie with `identity`.
   func find(_ identity: CookieIdentity) -> (index: Int, stored: StoredCookie)? {
     guard let list = byDomain[identity.domain] else { return nil }
-    guard let index = list.firstIndex(where: { $0.cookie.identity == identity }) else { return nil }
-    return (index, list[index])
+    let index = list.withUnsafeBufferPointer { buffer -> Int? in
+      guard let base = buffer.baseAddress else { return nil }
+      for index in buffer.indices where Self.matches(base + index, identity) { return index }
+      return nil
+    }
+    return index.map { ($0, list[$0]) }
+  }
+
+  /// Whether the stored cookie has `identity`, read through the pointer
+  /// (no copy of the cookie).
+  @inline(__always)
+  static func matches(_ stored: UnsafePointer<StoredCookie>, _ identity: CookieIdentity) -> Bool {
+    stored.pointee.isHostOnly == identity.isHostOnly
+      && stored.pointee.payload.cookie.name == identity.name
+      && stored.pointee.payload.cookie.path == identity.path
+      && stored.pointee.payload.cookie.partitionKey == identity.partitionKey
   }
 
   /// Adds a cookie that has no identity twin in the jar, at its header-order place.
   mutating func add(_ cookie: Cookie) {
     let stored = StoredCookie(cookie, sequence: nextSequence)
     nextSequence += 1
-    let domain = stored.cookie.domain
-    var list = byDomain.removeValue(forKey: domain) ?? []
-    if list.isEmpty { domainsBySite[siteKey(forDomain: domain), default: []].insert(domain) }
-    let position = list.lastIndex(where: { !stored.precedes($0) }).map { $0 + 1 } ?? 0
-    list.insert(stored, at: position)
-    byDomain[domain] = list
+    let domain = cookie.domain
+    let inserted: Bool? = byDomain.modify(domain) { list in
+      // Usually the newest cookie goes last (or near the end): search from there.
+      let position = list.lastIndex(where: { !stored.precedes($0) }).map { $0 + 1 } ?? 0
+      list.insert(stored, at: position)
+      return true
+    }
+    let site: String
+    if inserted == nil {
+      site = siteKey(forDomain: domain)
+      byDomain.create(domain, site: site, cookies: [stored])
+      domainsBySite[site, default: []].insert(domain)
+    } else {
+      site = byDomain.site(of: domain) ?? siteKey(forDomain: domain)
+    }
+    siteCounts[site, default: 0] += 1
     count += 1
   }
 
   /// Replaces the cookie at `index` of its domain list with one of the same
   /// identity and ordering keys (it keeps the twin's sequence).
   mutating func replace(at index: Int, with cookie: Cookie) {
-    guard let twin = byDomain[cookie.domain]?[index] else { return }
-    byDomain[cookie.domain]?[index] = StoredCookie(cookie, sequence: twin.sequence)
+    byDomain.modify(cookie.domain) { list in
+      guard list.indices.contains(index) else { return }
+      list[index] = StoredCookie(cookie, sequence: list[index].sequence)
+    }
   }
 
   /// Removes the cookie with `identity`; returns it.
   @discardableResult
   mutating func remove(_ identity: CookieIdentity) -> Cookie? {
     let domain = identity.domain
-    guard var list = byDomain.removeValue(forKey: domain),
-      let index = list.firstIndex(where: { $0.cookie.identity == identity })
-    else { return nil }
-    let removed = list.remove(at: index)
+    let site = byDomain.site(of: domain) ?? siteKey(forDomain: domain)
+    var listEmptied = false
+    let removed = byDomain.modify(domain) { list -> Cookie? in
+      let index = list.withUnsafeBufferPointer { buffer -> Int? in
+        guard let base = buffer.baseAddress else { return nil }
+        for index in buffer.indices where Self.matches(base + index, identity) { return index }
+        return nil
+      }
+      guard let index else { return nil }
+      let cookie = list.remove(at: index).cookie
+      listEmptied = list.isEmpty
+      return cookie
+    }
+    guard let removed, let cookie = removed else { return nil }
     count -= 1
-    if list.isEmpty {
-      let site = siteKey(forDomain: domain)
+    siteCounts[site, default: 1] -= 1
+    if siteCounts[site] == 0 { siteCounts[site] = nil }
+    if listEmptied {
       domainsBySite[site]?.remove(domain)
       if domainsBySite[site]?.isEmpty == true { domainsBySite[site] = nil }
-    } else {
-      byDomain[domain] = list
     }
-    return removed.cookie
+    return cookie
   }
 }

@@ -1,47 +1,67 @@
 import Foundation
 
-/// A cookie as the jar holds it: immutable and shared, with what lookups need
-/// precomputed. Changing a cookie means replacing its `StoredCookie`.
+/// A cookie as the jar holds it: the fields lookups test, stored inline so
+/// that a domain's list is one contiguous array scanned without chasing
+/// pointers, plus a reference to the full cookie and its `name=value` pair
+/// (read only for cookies that are sent).
 ///
-/// Immutable (`let` only), hence `Sendable`.
-final class StoredCookie: Sendable {
-  let cookie: Cookie
-  /// `name=value`, or the value of a nameless cookie.
-  let pair: String
-  /// The path length in bytes (the first ordering key, §5.8.3 step 2).
-  let pathLength: Int
+/// Immutable: changing a cookie means replacing its `StoredCookie`.
+struct StoredCookie: Sendable {
+  /// The full cookie and its header pair, shared and immutable.
+  final class Payload: Sendable {
+    let cookie: Cookie
+    /// `name=value`, or the value of a nameless cookie (§5.8.3 step 4).
+    let pair: String
+
+    init(_ cookie: Cookie) {
+      self.cookie = cookie
+      pair = cookie.headerPair
+    }
+  }
+
+  let payload: Payload
   /// Seconds since 1970 of the expiry, `.infinity` for a session cookie.
   let expiry: Double
   /// Seconds since 1970 of the creation (the second ordering key).
   let created: Double
   /// Seconds since 1970 of the last access.
   let lastAccessed: Double
-  // Flags copied out of `cookie` so that lookups read them without copying
-  // the whole cookie (which would retain each of its strings).
+  /// The order in which cookies entered the jar, breaking ties between equal
+  /// creation times (as Chromium keeps creation times unique); a replacement
+  /// keeps its twin's sequence as it keeps its creation time.
+  let sequence: UInt64
+  /// The first 8 bytes of the path, little-endian, zero-padded.
+  let pathPrefix: UInt64
+  /// The path length in bytes (the first ordering key, §5.8.3 step 2).
+  let pathLength: Int
+  /// The byte before the end of the path (its last byte).
+  let pathLastByte: UInt8
   let isHostOnly: Bool
   let isSecure: Bool
   let isHTTPOnly: Bool
   let isPartitioned: Bool
   let sameSite: SameSite
-  /// The order in which cookies entered the jar, breaking ties between equal
-  /// creation times (as Chromium keeps creation times unique); a replacement
-  /// keeps its twin's sequence as it keeps its creation time.
-  let sequence: UInt64
 
   init(_ cookie: Cookie, sequence: UInt64) {
+    payload = Payload(cookie)
     self.sequence = sequence
-    self.cookie = cookie
-    pair = cookie.headerPair
-    pathLength = cookie.path.utf8.count
     expiry = cookie.expiresAt?.timeIntervalSince1970 ?? .infinity
     created = cookie.createdAt.timeIntervalSince1970
     lastAccessed = cookie.lastAccessedAt.timeIntervalSince1970
+    pathPrefix = Self.prefix(cookie.path)
+    pathLength = cookie.path.utf8.count
+    pathLastByte = cookie.path.utf8.last ?? 0
     isHostOnly = cookie.isHostOnly
     isSecure = cookie.isSecure
     isHTTPOnly = cookie.isHTTPOnly
     isPartitioned = cookie.partitionKey != nil
     sameSite = cookie.sameSite
   }
+
+  /// The full cookie.
+  var cookie: Cookie { payload.cookie }
+  /// `name=value`, or the value of a nameless cookie.
+  var pair: String { payload.pair }
 
   /// Whether this cookie is sent before `other` (§5.8.3 step 2: longer paths
   /// first, then earlier creation times).
@@ -50,5 +70,20 @@ final class StoredCookie: Sendable {
     if pathLength != other.pathLength { return pathLength > other.pathLength }
     if created != other.created { return created < other.created }
     return sequence < other.sequence
+  }
+
+  /// The first 8 bytes of `string`, little-endian, zero-padded.
+  static func prefix(_ string: String) -> UInt64 {
+    let fast = string.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
+      var value: UInt64 = 0
+      for index in 0..<min(8, bytes.count) { value |= UInt64(bytes[index]) << (UInt64(index) * 8) }
+      return value
+    }
+    if let fast { return fast }
+    var value: UInt64 = 0
+    for (index, byte) in string.utf8.prefix(8).enumerated() {
+      value |= UInt64(byte) << (UInt64(index) * 8)
+    }
+    return value
   }
 }
