@@ -16,7 +16,13 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// Navigation or subresource.
   public var kind: Kind
   /// The top-level document's URL; for a navigation, the request URL itself.
-  public var topLevelURL: URLRecord
+  public var topLevelURL: URLRecord {
+    get { separateTopLevelURL ?? url }
+    set { separateTopLevelURL = newValue == url ? nil : newValue }
+  }
+  /// The top-level URL when it differs from `url` (kept apart so that the
+  /// common navigation context holds one URL, not two copies).
+  private var separateTopLevelURL: URLRecord?
   /// The origin that started the request; `nil` for a browser-initiated
   /// navigation (typed URL, bookmark), which counts as same-site.
   public var initiator: URLRecord?
@@ -47,7 +53,8 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// safe-method check compares upper-case names), without allocating when it
   /// already is.
   static func uppercased(_ method: String) -> String {
-    method.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+    if method == "GET" || method == "POST" { return method }
+    return method.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
       ? method.uppercased() : method
   }
 
@@ -78,7 +85,7 @@ public struct CookieRequestContext: Sendable, Hashable {
   ) {
     self.url = url
     self.kind = kind
-    self.topLevelURL = kind == .navigation ? url : topLevelURL
+    separateTopLevelURL = kind == .navigation ? nil : topLevelURL
     self.initiator = initiator
     self.method = method
     self.redirectChain = redirectChain

@@ -65,8 +65,13 @@ public struct ContextSites: Sendable {
     self.facts = facts
     requestScheme = context.url.scheme
     requestHost = context.url.host
-    topLevelScheme = context.topLevelURL.scheme
-    topLevelHost = context.topLevelURL.host
+    if context.kind == .navigation {
+      topLevelScheme = requestScheme
+      topLevelHost = requestHost
+    } else {
+      topLevelScheme = context.topLevelURL.scheme
+      topLevelHost = context.topLevelURL.host
+    }
     let decision = Self.decide(context, facts: facts)
     forRequest = decision.forRequest
     forResponse = decision.forResponse

@@ -116,7 +116,13 @@ extension Cookie {
     attribute: String, host: URLHost, facts: some DomainFacts
   ) -> DomainResolution {
     // Step 6: non-ASCII Domain attributes are rejected.
-    guard attribute.utf8.allSatisfy({ $0 < 0x80 }) else { return .rejected(.invalidDomain) }
+    let isASCII =
+      attribute.utf8.withContiguousStorageIfAvailable { bytes in
+        var combined: UInt8 = 0
+        for byte in bytes { combined |= byte }
+        return combined < 0x80
+      } ?? attribute.utf8.allSatisfy { $0 < 0x80 }
+    guard isASCII else { return .rejected(.invalidDomain) }
     switch host {
     case .domain(let hostName):
       // Step 7: a public suffix is only allowed as the host itself (host-only).
