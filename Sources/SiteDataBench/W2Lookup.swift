@@ -7,31 +7,28 @@ enum W2Lookup {
   /// `w2 JAR_TSV URLS EXPECTED_TSV LIMIT SIZE`.
   ///
   /// Untimed: the jar is filled by `setCookie` of every jar line for its
-  /// setter URL, at a clock that starts at ``Bench/epoch`` and ticks 1 µs per
-  /// line, so that creation times (the second ordering key of the header)
-  /// follow the file's creation order as in a real jar (with one instant for
-  /// all, ties lose that order and about a third of the samples differ).
-  /// The jar follows RFC 6265, so lines that 6265bis §5.7 step 14 refuses are
-  /// stored through the API (`api_imports=`; see ``Bench/setCookie``). Timed, for each of the
-  /// first LIMIT URLs: the navigation context, its sites and `cookieHeader`.
+  /// setter URL, with the clock fixed at ``Bench/epoch`` (equal creation times
+  /// keep the jar's insertion order in the header). The jar follows RFC 6265,
+  /// so lines that 6265bis §5.7 step 14 refuses are stored through the API
+  /// (`api_imports=`; see ``Bench/setCookie``). Timed, for each of the first
+  /// LIMIT URLs: the navigation context, its sites and `cookieHeader`.
   /// Then, as the Go peer does, the URLs of `EXPECTED_TSV` (index % 1000 == 0)
   /// are looked up again and compared with the RFC 6265 §5.4 answer.
   static func run(_ arguments: [String]) {
     guard let limit = Int(arguments[3]), let size = cookieCount(arguments[4]) else {
-      Bench.fail("w2: LIMIT must be a number and SIZE like 20k (got \(arguments[3]) \(arguments[4]))")
+      Bench.fail("w2: LIMIT must be a number and SIZE like 20k (got \(arguments[3...4]))")
     }
     let facts = Bench.facts
     var jar = Bench.emptyJar()
-    var clock = Bench.epoch
+    let now = Bench.epoch
     var imports = 0
     SetCookieLines(path: arguments[0]).forEach { url, line in
       let (result, imported) = Bench.setCookie(
-        line, for: url, in: &jar, now: clock, importingShadows: true)
+        line, for: url, in: &jar, now: now, importingShadows: true)
       if imported { imports += 1 }
       if !result.isAccepted {
         Bench.note("w2: jar line for \(url) not stored: \(result.status)")
       }
-      clock += 1e-6
     }
     if imports > 0 {
       Bench.note(
@@ -46,7 +43,6 @@ enum W2Lookup {
     let urls = urlFile.lines.prefix(limit).enumerated().map { number, line in
       InputFile.url(urlFile.string(line), origin: "\(arguments[1]):\(number + 1)")
     }
-    let now = clock
     var nonempty = 0
     let secs = Bench.seconds {
       for url in urls {
@@ -60,8 +56,8 @@ enum W2Lookup {
     Bench.result(
       "W2-\(arguments[4])", n: urls.count, secs: secs, unit: "lookups/s",
       [
-        "jar": jar.count, "api_imports": imports, "nonempty": nonempty, "sample_exact": sample.exact,
-        "sample_sameset": sample.sameSet, "samples": sample.total,
+        "jar": jar.count, "api_imports": imports, "nonempty": nonempty,
+        "sample_exact": sample.exact, "sample_sameset": sample.sameSet, "samples": sample.total,
       ])
   }
 
@@ -91,7 +87,8 @@ enum W2Lookup {
         sameSet += 1
       }
       if got != fields[2] {
-        Bench.note("w2 sample \(fields[0]) \(fields[1]):\n  expected \(fields[2])\n  got      \(got)")
+        Bench.note(
+          "w2 sample \(fields[0]) \(fields[1]):\n  expected \(fields[2])\n  got      \(got)")
       }
     }
     return (exact, sameSet, file.lines.count)

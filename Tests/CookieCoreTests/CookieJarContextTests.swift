@@ -189,3 +189,29 @@ import Testing
     #expect(reasons == ["host": [.domainMismatch], "path": [.notOnPath], "sec": [.secureOnly]])
   }
 }
+
+extension CookieJarContextTests {
+  /// The hot path (first failing test) and the explaining path (every reason)
+  /// must agree on what is sent, in every context and under every policy.
+  @Test(arguments: ThirdPartyCookiePolicy.allCases)
+  func fastAndExplainingLookupsAgree(policy: ThirdPartyCookiePolicy) {
+    var jar = Self.sameSiteJar()
+    jar.set("chip=1; SameSite=None; Secure; Partitioned", Self.thirdParty)
+    jar.set("path=1; Path=/deep/er; Domain=site.com", from: "https://site.com/")
+    jar.set("host=1", from: "http://www.site.com/")
+    jar.configuration.thirdPartyPolicy = policy
+    let contexts = Self.contexts.map(\.1) + [
+      Self.thirdParty, .script(document: JarTesting.url("https://www.site.com/deep/er/x")),
+      .navigation(to: JarTesting.url("http://www.site.com/deep/er")),
+    ]
+    for context in contexts {
+      for offset in [60.0, 600] {
+        let sites = ContextSites(context, facts: JarTesting.facts)
+        let now = JarTesting.start + offset
+        let fast = jar.lookup(context, sites: sites, now: now, explain: false)
+        let explained = jar.lookup(context, sites: sites, now: now, explain: true)
+        #expect(fast.header == explained.header, "\(context.url) at +\(offset)")
+      }
+    }
+  }
+}

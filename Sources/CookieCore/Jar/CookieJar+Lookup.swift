@@ -276,16 +276,39 @@ struct LookupRules {
           if scan.partitionSite == nil { scan.partitionSite = sites.topLevel.serialized }
           inPartition = isPartition(stored.pointee.payload, site: scan.partitionSite)
         }
-        let status = status(
-          of: stored, domainMatches: isHostList || !stored.pointee.isHostOnly,
-          inPartition: inPartition)
-        if status.isIncluded {
-          scan.included.append(CookieJar.Included(stored))
-        } else if status.contains(.expired) {
+        if stored.pointee.expiry <= now {
           scan.expired.append(stored.pointee)
+        } else if isSent(
+          stored, domainMatches: isHostList || !stored.pointee.isHostOnly, inPartition: inPartition)
+        {
+          scan.included.append(CookieJar.Included(stored))
         }
       }
     }
+  }
+
+  /// Whether an unexpired cookie is sent: the same rules as ``status(of:domainMatches:inPartition:)``
+  /// answered at the first failing test, for the hot path.
+  @inline(__always)
+  func isSent(
+    _ stored: UnsafePointer<StoredCookie>, domainMatches: Bool, inPartition: Bool
+  ) -> Bool {
+    guard domainMatches, pathMatches(stored) else { return false }
+    if stored.pointee.isSecure && !secureOrigin { return false }
+    if stored.pointee.isHTTPOnly && isScript { return false }
+    let isPartitioned = stored.pointee.isPartitioned
+    switch policy {
+    case .blockAll:
+      return false
+    case .allowAll:
+      if isPartitioned && !inPartition { return false }
+    case .blockThirdParty:
+      if isThirdParty || (isPartitioned && !inPartition) { return false }
+    case .blockThirdPartyExceptPartitioned, .partitionThirdParty:
+      if isPartitioned ? !inPartition : isThirdParty { return false }
+    }
+    return sameSite == .strict
+      || sameSiteExclusion(stored.pointee.sameSite, created: stored.pointee.created) == nil
   }
 
   /// Whether a partitioned cookie belongs to the request's partition, given

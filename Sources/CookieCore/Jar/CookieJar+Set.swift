@@ -111,7 +111,7 @@ extension CookieJar {
   /// partition whose domain domain-matches the new one's (or vice versa) and
   /// whose path the new cookie's path path-matches.
   func wouldShadowSecureCookie(_ cookie: Cookie) -> Bool {
-    let site = siteKey(forDomain: cookie.domain)
+    let site = byDomain.site(of: cookie.domain) ?? siteKey(forDomain: cookie.domain)
     let isIP = CookieDomain.isIPLiteral(cookie.domain)
     for domain in domainsBySite[site] ?? [] {
       guard
