@@ -3,7 +3,13 @@
 -- Nothing here holds a person's or a site's data in the clear: the fields
 -- that identify them (name, value, domain, path, partition key) are sealed
 -- together with AES-256-GCM in `sealed`, whose associated data binds it to
--- `identity_hash`; lookups use keyed hashes (HMAC-SHA-256), never plaintext.
+-- `identity_hash`; lookups use a keyed hash (HMAC-SHA-256), never plaintext.
+--
+-- Rows are looked up only by identity: the store holds every cookie in
+-- memory, so removal by site (or by any filter) deletes the matching
+-- identities. There is no per-site column or index: neither would be used,
+-- and a site hash would tell anyone holding the file which rows belong to
+-- the same site.
 
 -- Store-wide settings: the key envelope (KDF, its parameters, the wrapped
 -- data key) and the store format.
@@ -14,10 +20,9 @@ CREATE TABLE store_meta (
 
 CREATE TABLE cookies (
   id INTEGER PRIMARY KEY,
-  -- HMAC-SHA-256 of the identity (name, domain, host-only, path, partition).
+  -- HMAC-SHA-256 of the identity (name, domain, host-only, path, partition),
+  -- truncated to its first 16 bytes (128 bits; see KeyedHash).
   identity_hash BLOB NOT NULL UNIQUE,
-  -- HMAC-SHA-256 of the registrable domain, for removal by site.
-  site_hash BLOB NOT NULL,
   -- version || nonce || AES-256-GCM(name, value, domain, path, partition key) || tag
   sealed BLOB NOT NULL,
   host_only INTEGER NOT NULL,
@@ -36,5 +41,3 @@ CREATE TABLE cookies (
   -- CookieSource raw value: 0 http, 1 script, 2 api.
   source INTEGER NOT NULL
 ) STRICT;
-
-CREATE INDEX cookies_by_site ON cookies (site_hash);

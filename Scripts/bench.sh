@@ -47,7 +47,8 @@ def human(rate):
     return "%.3g" % rate
 
 
-# Summary rows (tools/aggregate.py): peer workload runs median (min .. max) unit secs (min .. max) notes
+# Summary rows (tools/aggregate.py):
+#   peer workload runs median (min .. max) unit secs (min .. max) notes
 rows = {}
 order = []
 for line in open(sys.argv[1]):
@@ -67,7 +68,8 @@ for workload in order:
     extra = ""
     if workload.startswith("W2"):
         extra = "  (sample_exact=%s/%s sameset=%s, jar=%s)" % (
-            notes.get("sample_exact"), notes.get("samples"), notes.get("sample_sameset"), notes.get("jar"))
+            notes.get("sample_exact"), notes.get("samples"), notes.get("sample_sameset"),
+            notes.get("jar"))
     elif workload == "W3":
         extra = "  (jar=%s, RFC 6265 expects %s)" % (notes.get("jar"), notes.get("expected_full"))
     print("%-8s %s %s %s%s" % (workload, ENGINE, human(rate), unit, extra))
@@ -84,5 +86,6 @@ for workload, peer, want in TARGETS:
         continue
     ratio = mine[0] / theirs[0]
     print("%-8s >= %gx %s: %.1fx (%s needed) %s" % (
-        workload, want, peer, ratio, human(want * theirs[0]), "met" if ratio >= want else "NOT MET"))
+        workload, want, peer, ratio, human(want * theirs[0]),
+        "met" if ratio >= want else "NOT MET"))
 PY

@@ -7,9 +7,9 @@ enum W3Ingest {
   /// `w3 W3_TSV EXPECTED_TXT`.
   ///
   /// Timed per line: the navigation context, its sites and `setCookie` (parse,
-  /// accept or reject, insert / replace / delete), at a clock that starts at
-  /// ``Bench/epoch`` and ticks 1 µs per line. When the final jar size differs
-  /// from the RFC 6265 answer of `EXPECTED_TXT`, a note on stderr says why.
+  /// accept or reject, insert / replace / delete), with the clock fixed at
+  /// ``Bench/epoch``. When the final jar size differs from the RFC 6265 answer
+  /// of `EXPECTED_TXT`, a note on stderr says why.
   static func run(_ arguments: [String]) {
     let input = SetCookieLines(path: arguments[0])
     let expectedFile = InputFile(path: arguments[1])
@@ -32,12 +32,10 @@ enum W3Ingest {
   ) -> [CookieInclusionStatus] {
     var statuses: [CookieInclusionStatus] = []
     statuses.reserveCapacity(input.count)
-    var clock = Bench.epoch
     input.forEach { url, line in
       let stored = Bench.setCookie(
-        line, for: url, in: &jar, now: clock, importingShadows: importingShadows)
+        line, for: url, in: &jar, now: Bench.epoch, importingShadows: importingShadows)
       statuses.append(stored.result.status)
-      clock += 1e-6
     }
     return statuses
   }
@@ -61,7 +59,7 @@ enum W3Ingest {
       note += "\n    \(reason.code.padding(toLength: 28, withPad: " ", startingAt: 0)) \(count)"
     }
     note += "\n    total                        \(statuses.filter { !$0.isIncluded }.count)"
-    note += "\n  (empty-name-and-value, domain-mismatch and expired lines are refused by RFC 6265 too)"
+    note += "\n  (empty-name-and-value, domain-mismatch and expired: RFC 6265 refuses them too)"
 
     var shadowing = Bench.emptyJar()
     _ = ingest(input, into: &shadowing, importingShadows: true)
@@ -69,15 +67,18 @@ enum W3Ingest {
     let cookies = shadowing.allCookies
     let nameless = cookies.filter(\.name.isEmpty).count
     var keys: [String: Int] = [:]
-    for cookie in cookies { keys["\(cookie.name)\t\(cookie.domain)\t\(cookie.path)", default: 0] += 1 }
+    for cookie in cookies {
+      keys["\(cookie.name)\t\(cookie.domain)\t\(cookie.path)", default: 0] += 1
+    }
     let twins = keys.values.reduce(0) { $0 + $1 - 1 }
-    note += "\n  the difference, by 6265bis rule (measured by a second, untimed ingest without step 14):"
+    let rest = jar.count - expected - step14 - nameless - twins
+    note += "\n  the difference by 6265bis rule (a second, untimed ingest without step 14):"
     note += "\n    \(signed(step14)) step 14: an http response may not shadow a Secure cookie"
-    note += "\n    \(signed(nameless)) nameless cookies (`=value`) are stored; RFC 6265 ignores them"
-    note += "\n    \(signed(twins)) cookies that differ from another only in the host-only flag or"
-    note += " the partition key (both part of the identity; RFC 6265 keeps one per name, domain, path)"
-    note += "\n    \(signed(jar.count - expected - step14 - nameless - twins)) not attributed (a"
-    note += " deletion removes one such twin here, the whole (name, domain, path) key in RFC 6265)"
+    note += "\n    \(signed(nameless)) nameless cookies (`=value`) stored; RFC 6265 ignores them"
+    note += "\n    \(signed(twins)) cookies differing from another only in the host-only flag or"
+    note += " the partition key (6265bis identity); RFC 6265 keeps one per (name, domain, path)"
+    note += "\n    \(signed(rest)) not attributed (a deletion removes one such twin here, the whole"
+    note += " (name, domain, path) key in RFC 6265)"
     Bench.note(note)
   }
 

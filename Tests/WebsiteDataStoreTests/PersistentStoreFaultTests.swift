@@ -48,7 +48,8 @@ import Testing
 
     // Still usable for reads: the jar holds what was acknowledged, not more.
     #expect(await Support.values(store) == acknowledged)
-    let header = await store.httpCookieStore.cookieHeader(for: try Support.context("https://example.com/"))
+    let header = await store.httpCookieStore.cookieHeader(
+      for: try Support.context("https://example.com/"))
     #expect(header?.contains("small0=value0") == true)
     #expect(header?.contains(failedName) == false)
 
@@ -56,6 +57,49 @@ import Testing
     let reopened = try await Support.open(location.path, key: location.key, create: false)
     #expect(await Support.values(reopened) == acknowledged)
     #expect(try await reopened.integrityCheck() == [])
+  }
+
+  @Test("Concurrent writers on a full disk: each acknowledged write is kept and stays visible")
+  func diskFullConcurrentWriters() async throws {
+    // Group commit batches concurrent writers; when a batch fails, its
+    // writers reload the jar from disk while later batches still commit.
+    var lostFromMemory: [String] = []
+    for round in 0..<30 {
+      let location = try Support.location()
+      let store = try await Support.open(location.path, key: location.key)
+      try await Support.set("seed", "1", in: store)
+      let database = try #require(store.persistentFile?.backend.database)
+      try await database.withConnection { connection in
+        _ = try connection.setMaxPageCount(try connection.pageCount() + 6)
+      }
+      let outcomes = await withTaskGroup(of: (name: String, acknowledged: Bool).self) { group in
+        for index in 0..<40 {
+          group.addTask {
+            let big = index % 3 == 0
+            let name = big ? "big\(index)" : "small\(index)"
+            let value = big ? String(repeating: "x", count: 4000) : "v\(index)"
+            do {
+              try await Support.set(name, value, host: "site\(index % 4).example", in: store)
+              return (name, true)
+            } catch {
+              return (name, false)
+            }
+          }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
+      }
+      let acknowledged = Set(outcomes.filter(\.acknowledged).map(\.name)).union(["seed"])
+      let failed = Set(outcomes.filter { !$0.acknowledged }.map(\.name))
+      #expect(!failed.isEmpty, "round \(round): nothing failed, the disk was not full")
+      let inMemory = Set(await Support.values(store).keys)
+      #expect(inMemory.isDisjoint(with: failed), "round \(round): failed writes are visible")
+      lostFromMemory += acknowledged.subtracting(inMemory).map { "round \(round): \($0)" }
+      try await Support.close(store)
+      let reopened = try await Support.open(location.path, key: location.key, create: false)
+      #expect(Set(await Support.values(reopened).keys) == acknowledged, "round \(round)")
+    }
+    #expect(lostFromMemory.isEmpty, "acknowledged, on disk, but not visible: \(lostFromMemory)")
+
   }
 
   // MARK: - Read-only files and folders
@@ -89,16 +133,10 @@ import Testing
     let error = await #expect(throws: WebsiteDataStoreError.self) {
       _ = try await Support.open(location.path, key: location.key, create: false)
     }
-    withKnownIssue(
-      """
-      SQLITE_CANTOPEN here carries errno ENOENT (SQLite's read-only retry of the -wal), \
-      so the store reports notFound for a store that exists
-      """
-    ) {
-      #expect(error?.code == .readOnly, "\(String(describing: error))")
-    }
-    #expect(error?.code != nil)
-    #expect(Support.bytes(location.path) == before)
+    #expect(error?.code == .readOnly, "\(String(describing: error))")
+
+    Support.expectUntouched(location.path, before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["store.db"])
   }
 
   @Test(
@@ -122,7 +160,7 @@ import Testing
       #expect(await Support.values(store) == ["a": "1", "b": "2"])
       await store.flush()
       await store.persistentFile?.backend.database.close()
-      #expect(Support.bytes(location.path) == before)
+      Support.expectUntouched(location.path, before)
     }
     let reopened = try await Support.open(location.path, key: location.key, create: false)
     #expect(await Support.values(reopened) == ["a": "1", "b": "2"])
@@ -149,7 +187,7 @@ import Testing
       #expect(after == 4)
       await database.close()
     }
-    #expect(Support.bytes(location.path) == before)
+    Support.expectUntouched(location.path, before)
     let reopened = try await Support.open(location.path, key: location.key, create: false)
     #expect(await Support.values(reopened) == Support.cookies(4))
   }
@@ -216,7 +254,8 @@ import Testing
     }
   }
 
-  @Test("A damaged file is refused with corrupt, left byte for byte, and can be moved aside",
+  @Test(
+    "A damaged file is refused with corrupt, left byte for byte, and can be moved aside",
     arguments: Damage.allCases)
   func corruptFile(damage: Damage) async throws {
     let location = try await damage.make()
@@ -233,7 +272,7 @@ import Testing
     await #expect(throws: WebsiteDataStoreError.self) {
       _ = try await Support.open(location.path, key: location.key, create: true)
     }
-    #expect(Support.bytes(location.path) == before)
+    Support.expectUntouched(location.path, before)
 
     let aside = try WebsiteDataStore.moveAside(path: location.path)
     #expect(Support.bytes(aside) == before)
@@ -249,6 +288,27 @@ import Testing
     #expect(Support.bytes(aside) == before)
   }
 
+  @Test("A store that lost its key record is refused with corrupt, untouched, no key file made")
+  func lostKeyRecord() async throws {
+    // A schema-v1 store, so that a pending migration would show as a write.
+    let location = try PersistentStoreMigrationTests.copyOfFixture(version: 1)
+    do {
+      let connection = try SQLiteConnection(path: location.path, mode: .readWrite(create: false))
+      try connection.run("DELETE FROM store_meta")
+      _ = try connection.checkpoint(.truncate)
+      connection.close()
+    }
+    try FileManager.default.removeItem(atPath: location.keyFile)
+    let before = try #require(Support.bytes(location.path))
+    let error = await #expect(throws: WebsiteDataStoreError.self) {
+      _ = try await Support.open(location.path, key: location.key, create: false)
+    }
+    #expect(error?.code == .corrupt, "\(String(describing: error))")
+    Support.expectUntouched(location.path, before)
+    #expect(!Support.exists(location.keyFile), "a new key file was created")
+
+  }
+
   @Test("A failed open has released the file when it throws, so it can be moved aside at once")
   func failedOpenReleasesTheFile() async throws {
     let location = try await Damage.flippedCell.make()
@@ -257,13 +317,9 @@ import Testing
     }
     // A connection still open would, when it closes, delete `<path>-wal` and
     // `<path>-shm` by name: after a moveAside, those of the next store.
-    withKnownIssue(
-      "persistent(at:) throws before its SQLiteDatabase is closed (closed later by deinit)",
-      isIntermittent: true
-    ) {
-      #expect(!Support.exists(location.path + "-wal"))
-      #expect(!Support.exists(location.path + "-shm"))
-    }
+    #expect(!Support.exists(location.path + "-wal"))
+    #expect(!Support.exists(location.path + "-shm"))
+
   }
 
   @Test("moveAside moves the -wal and -shm files with the store, keeping their bytes")
@@ -292,13 +348,9 @@ import Testing
     let first = try WebsiteDataStore.moveAside(path: location.path)
     try SQLiteTestSupport.write([2], to: location.path)
     let second = try WebsiteDataStore.moveAside(path: location.path)
-    withKnownIssue(
-      "moveAside names the target after the current second and rename(2) replaces it",
-      isIntermittent: true
-    ) {
-      #expect(first != second)
-      #expect(Support.bytes(first) == [1])
-    }
+    #expect(first != second)
+    #expect(Support.bytes(first) == [1])
+
     #expect(Support.bytes(second) == [2])
   }
 
@@ -358,7 +410,8 @@ import Testing
       altered[altered.count / 2] ^= 0x01
       damaged[3] = altered
       for (id, blob) in damaged {
-        try connection.run("UPDATE cookies SET sealed = ? WHERE id = ?", [.blob(blob), .integer(id)])
+        try connection.run(
+          "UPDATE cookies SET sealed = ? WHERE id = ?", [.blob(blob), .integer(id)])
       }
       connection.close()
     }
@@ -409,7 +462,7 @@ import Testing
     }
     #expect(error?.code == .wrongKey)
     if let error { Support.expectNoSecrets(in: error, keys) }
-    #expect(Support.bytes(location.path) == before)
+    Support.expectUntouched(location.path, before)
     let reopened = try await Support.open(location.path, key: location.key, create: false)
     #expect(await Support.values(reopened) == ["a": "1"])
   }
@@ -440,8 +493,8 @@ import Testing
     }
     // Opening with a key file must not have created one for the passphrase store.
     #expect(!Support.exists(passphraseStore.keyFile))
-    #expect(Support.bytes(passphraseStore.path) == before[0])
-    #expect(Support.bytes(keyFileStore.path) == before[1])
+    Support.expectUntouched(passphraseStore.path, before[0])
+    Support.expectUntouched(keyFileStore.path, before[1])
     let reopened = try await Support.open(
       passphraseStore.path, key: Self.passphrase(secret), create: false)
     #expect(await Support.values(reopened) == ["a": "1"])
@@ -459,7 +512,7 @@ import Testing
     #expect(error?.code == .insecureKeyFile)
     #expect(error?.message.contains("chmod 600") == true, "\(String(describing: error))")
     if let error { Support.expectNoSecrets(in: error, [key]) }
-    #expect(Support.bytes(location.path) == before)
+    Support.expectUntouched(location.path, before)
     #expect(chmod(location.keyFile, 0o600) == 0)
     let reopened = try await Support.open(location.path, key: location.key, create: false)
     #expect(await Support.values(reopened) == ["a": "1"])

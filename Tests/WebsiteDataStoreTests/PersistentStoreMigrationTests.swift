@@ -177,6 +177,22 @@ import Testing
   }
 
   @Test(
+    "A schema-v1 store opened with the wrong key is refused with wrongKey, not migrated",
+    .enabled(if: !regenerating, "the fixture is being regenerated"))
+  func schemaV1FixtureWithWrongKey() async throws {
+    let location = try Self.copyOfFixture(version: 1)
+    let before = try #require(Support.bytes(location.path))
+    let otherKeyFile = location.keyFile + ".other"
+    _ = try KeyFile.loadOrCreate(at: otherKeyFile)
+    let error = await #expect(throws: WebsiteDataStoreError.self) {
+      _ = try await Support.open(location.path, key: .keyFile(otherKeyFile), create: false)
+    }
+    #expect(error?.code == .wrongKey)
+    Support.expectUntouched(location.path, before)
+    #expect(try Self.schema(location.path).ledger == ["1 cookies"])
+  }
+
+  @Test(
     "Regenerates Fixtures/schema-v1 (WEBSITEDATA_REGENERATE_FIXTURES=1)",
     .enabled(if: regenerating))
   func regenerateSchemaV1Fixture() async throws {
@@ -244,12 +260,12 @@ import Testing
     }
     #expect(error?.code == .newerSchema)
     #expect(error?.message.contains("99") == true, "\(String(describing: error))")
-    #expect(Support.bytes(location.path) == before)
+    Support.expectUntouched(location.path, before)
     // Refused again, still untouched: no migration ran, nothing was rolled back.
     await #expect(throws: WebsiteDataStoreError.self) {
       _ = try await Support.open(location.path, key: location.key, create: false)
     }
-    #expect(Support.bytes(location.path) == before)
+    Support.expectUntouched(location.path, before)
     #expect(try Self.schema(location.path).ledger == ["1 cookies", "2 hsts", "99 future"])
   }
 }

@@ -107,14 +107,42 @@ final class AEADCipher {
   ///   ``maximumCount`` bytes; ``WebsiteDataStoreError/Code/crypto`` if
   ///   OpenSSL or its random generator fails.
   func seal(_ plaintext: some Collection<UInt8>, associatedData: [UInt8]) throws -> [UInt8] {
-    let sealed = try plaintext.withContiguousStorageIfAvailable { plaintext in
-      try seal(bytes: UnsafeRawBufferPointer(plaintext), associatedData: associatedData)
+    try associatedData.withUnsafeBytes { associatedData in
+      let sealed = try plaintext.withContiguousStorageIfAvailable { plaintext in
+        try seal(bytes: UnsafeRawBufferPointer(plaintext), associatedData: associatedData)
+      }
+      if let sealed { return sealed }
+      let contiguous = Array(plaintext)
+      return try contiguous.withUnsafeBytes { plaintext in
+        try seal(bytes: plaintext, associatedData: associatedData)
+      }
     }
-    if let sealed { return sealed }
-    let contiguous = Array(plaintext)
-    return try contiguous.withUnsafeBytes { plaintext in
-      try seal(bytes: plaintext, associatedData: associatedData)
+  }
+
+  /// Seals `plaintext` as ``seal(_:associatedData:)`` does and appends the
+  /// sealed value to `output` (no other allocation): for callers that pack
+  /// many sealed values into one buffer.
+  ///
+  /// - Returns: The number of bytes appended (``overhead`` + the plaintext
+  ///   size). On error `output` is left as it was.
+  @discardableResult
+  func seal(
+    _ plaintext: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer,
+    appendingTo output: inout [UInt8]
+  ) throws -> Int {
+    try Self.checkSizes(plaintext: plaintext.count, associatedData: associatedData.count)
+    let start = output.count
+    let total = Self.overhead + plaintext.count
+    output.append(contentsOf: repeatElement(0, count: total))
+    do {
+      try output.withUnsafeMutableBufferPointer { output in
+        try seal(plaintext, associatedData: associatedData, to: output.baseAddress! + start)
+      }
+    } catch {
+      output.removeLast(total)
+      throw error
     }
+    return total
   }
 
   /// Checks and decrypts a value made by ``seal(_:associatedData:)``.
@@ -130,136 +158,188 @@ final class AEADCipher {
   ///   sealed under another key); ``WebsiteDataStoreError/Code/crypto`` if
   ///   OpenSSL fails.
   func open(_ sealed: some Collection<UInt8>, associatedData: [UInt8]) throws -> [UInt8] {
-    let opened = try sealed.withContiguousStorageIfAvailable { sealed in
-      try open(bytes: UnsafeRawBufferPointer(sealed), associatedData: associatedData)
+    try associatedData.withUnsafeBytes { associatedData in
+      let opened = try sealed.withContiguousStorageIfAvailable { sealed in
+        try open(bytes: UnsafeRawBufferPointer(sealed), associatedData: associatedData)
+      }
+      if let opened { return opened }
+      let contiguous = Array(sealed)
+      return try contiguous.withUnsafeBytes { sealed in
+        try open(bytes: sealed, associatedData: associatedData)
+      }
     }
-    if let opened { return opened }
-    let contiguous = Array(sealed)
-    return try contiguous.withUnsafeBytes { sealed in
-      try open(bytes: sealed, associatedData: associatedData)
+  }
+
+  /// Opens `sealed` as ``open(_:associatedData:)`` does, writing the
+  /// plaintext to `output` (no allocation): for callers that reuse one
+  /// buffer for many values.
+  ///
+  /// - Parameter output: At least `sealed.count - overhead` bytes.
+  /// - Returns: The plaintext size. On an authentication failure nothing of
+  ///   the plaintext is left in `output`.
+  /// - Throws: as ``open(_:associatedData:)``; ``WebsiteDataStoreError/Code/invalidArgument``
+  ///   if `output` is too small.
+  func open(
+    _ sealed: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer,
+    into output: UnsafeMutableRawBufferPointer
+  ) throws -> Int {
+    let bodyCount = try Self.checkSealed(sealed, associatedData: associatedData)
+    guard output.count >= bodyCount, let out = output.baseAddress else {
+      throw WebsiteDataStoreError(.invalidArgument, "the output buffer is too small")
     }
+    try open(
+      sealed, bodyCount: bodyCount, associatedData: associatedData,
+      to: out.assumingMemoryBound(to: UInt8.self))
+    return bodyCount
   }
 
   // MARK: - Implementation
 
-  private func seal(
-    bytes plaintext: UnsafeRawBufferPointer, associatedData: [UInt8]
-  ) throws -> [UInt8] {
-    guard plaintext.count <= Self.maximumCount, associatedData.count <= Self.maximumCount else {
+  private static func checkSizes(plaintext: Int, associatedData: Int) throws {
+    guard plaintext <= Self.maximumCount, associatedData <= Self.maximumCount else {
       throw WebsiteDataStoreError(.invalidArgument, "the data to seal is too large")
-    }
-    let context = encryptContext
-    let total = Self.overhead + plaintext.count
-    return try [UInt8](unsafeUninitializedCapacity: total) {
-      output, initializedCount in
-      guard let out = output.baseAddress else {
-        throw WebsiteDataStoreError(.crypto, "could not allocate the sealed value")
-      }
-      out[0] = Self.version
-      let nonce = out + 1
-      let body = nonce + Self.nonceCount
-      let tag = body + plaintext.count
-      try nonces.take(into: nonce)
-      try OpenSSLCheck.call(
-        EVP_EncryptInit_ex2(context, nil, nil, nonce, nil), "EVP_EncryptInit_ex2")
-      var written: Int32 = 0
-      try Self.authenticate(associatedData, context: context, encrypting: true)
-      if let input = plaintext.baseAddress, !plaintext.isEmpty {
-        try OpenSSLCheck.call(
-          EVP_EncryptUpdate(
-            context, body, &written, input.assumingMemoryBound(to: UInt8.self),
-            Int32(plaintext.count)),
-          "EVP_EncryptUpdate")
-        guard Int(written) == plaintext.count else {
-          throw WebsiteDataStoreError(.crypto, "OpenSSL EVP_EncryptUpdate wrote a short output")
-        }
-      }
-      // GCM is a stream mode: Final writes no bytes, it computes the tag.
-      try OpenSSLCheck.call(EVP_EncryptFinal_ex(context, tag, &written), "EVP_EncryptFinal_ex")
-      try OpenSSLCheck.call(
-        EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(Self.tagCount), tag),
-        "EVP_CIPHER_CTX_ctrl(EVP_CTRL_AEAD_GET_TAG)")
-      initializedCount = total
     }
   }
 
-  private func open(
-    bytes sealed: UnsafeRawBufferPointer, associatedData: [UInt8]
-  ) throws -> [UInt8] {
-    guard let input = sealed.baseAddress?.assumingMemoryBound(to: UInt8.self),
-      sealed.count >= Self.overhead
-    else {
+  /// Checks the framing of a sealed value; returns its ciphertext size.
+  private static func checkSealed(
+    _ sealed: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer
+  ) throws -> Int {
+    guard sealed.baseAddress != nil, sealed.count >= Self.overhead else {
       throw WebsiteDataStoreError(.corrupt, "sealed data is too short")
     }
-    guard input[0] == Self.version else {
+    guard sealed[0] == Self.version else {
       throw WebsiteDataStoreError(.corrupt, "sealed data has an unknown format version")
     }
     guard sealed.count <= Int(Int32.max), associatedData.count <= Self.maximumCount else {
       throw WebsiteDataStoreError(.corrupt, "sealed data is too large")
     }
-    let context = decryptContext
-    let nonce = input + 1
+    return sealed.count - Self.overhead
+  }
+
+  private func seal(
+    bytes plaintext: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer
+  ) throws -> [UInt8] {
+    try Self.checkSizes(plaintext: plaintext.count, associatedData: associatedData.count)
+    let total = Self.overhead + plaintext.count
+    return try [UInt8](unsafeUninitializedCapacity: total) { output, initializedCount in
+      guard let out = output.baseAddress else {
+        throw WebsiteDataStoreError(.crypto, "could not allocate the sealed value")
+      }
+      try seal(plaintext, associatedData: associatedData, to: out)
+      initializedCount = total
+    }
+  }
+
+  /// Writes `version ‖ nonce ‖ ciphertext ‖ tag` to `out` (``overhead`` +
+  /// `plaintext.count` bytes). Sizes are checked by the caller.
+  private func seal(
+    _ plaintext: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer,
+    to out: UnsafeMutablePointer<UInt8>
+  ) throws {
+    let context = encryptContext
+    out[0] = Self.version
+    let nonce = out + 1
     let body = nonce + Self.nonceCount
-    let bodyCount = sealed.count - Self.overhead
-    let tag = body + bodyCount
+    let tag = body + plaintext.count
+    try nonces.take(into: nonce)
+    try OpenSSLCheck.call(
+      EVP_EncryptInit_ex2(context, nil, nil, nonce, nil), "EVP_EncryptInit_ex2")
+    var written: Int32 = 0
+    try Self.authenticate(associatedData, context: context, encrypting: true)
+    if let input = plaintext.baseAddress, !plaintext.isEmpty {
+      try OpenSSLCheck.call(
+        EVP_EncryptUpdate(
+          context, body, &written, input.assumingMemoryBound(to: UInt8.self),
+          Int32(plaintext.count)),
+        "EVP_EncryptUpdate")
+      guard Int(written) == plaintext.count else {
+        throw WebsiteDataStoreError(.crypto, "OpenSSL EVP_EncryptUpdate wrote a short output")
+      }
+    }
+    // GCM is a stream mode: Final writes no bytes, it computes the tag.
+    try OpenSSLCheck.call(EVP_EncryptFinal_ex(context, tag, &written), "EVP_EncryptFinal_ex")
+    try OpenSSLCheck.call(
+      EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(Self.tagCount), tag),
+      "EVP_CIPHER_CTX_ctrl(EVP_CTRL_AEAD_GET_TAG)")
+  }
+
+  private func open(
+    bytes sealed: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer
+  ) throws -> [UInt8] {
+    let bodyCount = try Self.checkSealed(sealed, associatedData: associatedData)
     // At least one byte, so that there is always an output pointer.
     return try [UInt8](unsafeUninitializedCapacity: max(bodyCount, 1)) {
       output, initializedCount in
       guard let out = output.baseAddress else {
         throw WebsiteDataStoreError(.crypto, "could not allocate the opened value")
       }
-      try OpenSSLCheck.call(
-        EVP_DecryptInit_ex2(context, nil, nil, nonce, nil), "EVP_DecryptInit_ex2")
-      var written: Int32 = 0
-      try Self.authenticate(associatedData, context: context, encrypting: false)
-      if bodyCount > 0 {
-        try OpenSSLCheck.call(
-          EVP_DecryptUpdate(context, out, &written, body, Int32(bodyCount)), "EVP_DecryptUpdate")
-        guard Int(written) == bodyCount else {
-          OPENSSL_cleanse(out, bodyCount)
-          throw WebsiteDataStoreError(.crypto, "OpenSSL EVP_DecryptUpdate wrote a short output")
-        }
-      }
-      // OpenSSL copies the tag; it does not write through the pointer.
-      try OpenSSLCheck.call(
-        EVP_CIPHER_CTX_ctrl(
-          context, EVP_CTRL_AEAD_SET_TAG, Int32(Self.tagCount),
-          UnsafeMutableRawPointer(mutating: tag)
-        ),
-        "EVP_CIPHER_CTX_ctrl(EVP_CTRL_AEAD_SET_TAG)")
-      // Final checks the tag; GCM writes no bytes, but give it a valid
-      // output pointer all the same.
-      var trailing: UInt8 = 0
-      guard EVP_DecryptFinal_ex(context, &trailing, &written) == 1 else {
-        // Do not hand out (or leave behind) unauthenticated plaintext.
-        OPENSSL_cleanse(out, max(bodyCount, 1))
-        OpenSSLCheck.clearErrors()
-        throw WebsiteDataStoreError(
-          .authenticationFailed,
-          "sealed data failed authentication: it was altered, belongs elsewhere, or uses another key"
-        )
-      }
+      try open(sealed, bodyCount: bodyCount, associatedData: associatedData, to: out)
       initializedCount = bodyCount
+    }
+  }
+
+  /// Decrypts and checks a value whose framing ``checkSealed(_:associatedData:)``
+  /// accepted, writing `bodyCount` bytes to `out`; wipes them on failure.
+  private func open(
+    _ sealed: UnsafeRawBufferPointer, bodyCount: Int, associatedData: UnsafeRawBufferPointer,
+    to out: UnsafeMutablePointer<UInt8>
+  ) throws {
+    let input = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let context = decryptContext
+    let nonce = input + 1
+    let body = nonce + Self.nonceCount
+    let tag = body + bodyCount
+    try OpenSSLCheck.call(
+      EVP_DecryptInit_ex2(context, nil, nil, nonce, nil), "EVP_DecryptInit_ex2")
+    var written: Int32 = 0
+    try Self.authenticate(associatedData, context: context, encrypting: false)
+    if bodyCount > 0 {
+      try OpenSSLCheck.call(
+        EVP_DecryptUpdate(context, out, &written, body, Int32(bodyCount)), "EVP_DecryptUpdate")
+      guard Int(written) == bodyCount else {
+        OPENSSL_cleanse(out, bodyCount)
+        throw WebsiteDataStoreError(.crypto, "OpenSSL EVP_DecryptUpdate wrote a short output")
+      }
+    }
+    // OpenSSL copies the tag; it does not write through the pointer.
+    try OpenSSLCheck.call(
+      EVP_CIPHER_CTX_ctrl(
+        context, EVP_CTRL_AEAD_SET_TAG, Int32(Self.tagCount),
+        UnsafeMutableRawPointer(mutating: tag)
+      ),
+      "EVP_CIPHER_CTX_ctrl(EVP_CTRL_AEAD_SET_TAG)")
+    // Final checks the tag; GCM writes no bytes, but give it a valid
+    // output pointer all the same.
+    var trailing: UInt8 = 0
+    guard EVP_DecryptFinal_ex(context, &trailing, &written) == 1 else {
+      // Do not hand out (or leave behind) unauthenticated plaintext.
+      if bodyCount > 0 { OPENSSL_cleanse(out, bodyCount) }
+      OpenSSLCheck.clearErrors()
+      throw WebsiteDataStoreError(
+        .authenticationFailed,
+        "sealed data failed authentication: it was altered, belongs elsewhere, or uses another key"
+      )
     }
   }
 
   /// Feeds `associatedData` to `context` (`EVP_*Update` with a `NULL`
   /// output); nothing for empty data.
   private static func authenticate(
-    _ associatedData: [UInt8], context: OpaquePointer, encrypting: Bool
+    _ associatedData: UnsafeRawBufferPointer, context: OpaquePointer, encrypting: Bool
   ) throws {
-    guard !associatedData.isEmpty else { return }
+    guard let data = associatedData.baseAddress?.assumingMemoryBound(to: UInt8.self),
+      !associatedData.isEmpty
+    else { return }
     var written: Int32 = 0
-    try associatedData.withUnsafeBufferPointer { data in
-      if encrypting {
-        try OpenSSLCheck.call(
-          EVP_EncryptUpdate(context, nil, &written, data.baseAddress, Int32(data.count)),
-          "EVP_EncryptUpdate(AAD)")
-      } else {
-        try OpenSSLCheck.call(
-          EVP_DecryptUpdate(context, nil, &written, data.baseAddress, Int32(data.count)),
-          "EVP_DecryptUpdate(AAD)")
-      }
+    if encrypting {
+      try OpenSSLCheck.call(
+        EVP_EncryptUpdate(context, nil, &written, data, Int32(associatedData.count)),
+        "EVP_EncryptUpdate(AAD)")
+    } else {
+      try OpenSSLCheck.call(
+        EVP_DecryptUpdate(context, nil, &written, data, Int32(associatedData.count)),
+        "EVP_DecryptUpdate(AAD)")
     }
   }
 }

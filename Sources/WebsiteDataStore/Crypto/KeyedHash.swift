@@ -77,7 +77,41 @@ final class KeyedHash {
     return try contiguous.withUnsafeBytes { data in try mac(bytes: data) }
   }
 
+  /// Writes the first `output.count` bytes (1 to ``outputCount``) of the
+  /// HMAC-SHA-256 of `data` to `output`, without allocating.
+  ///
+  /// Truncating an HMAC to its leftmost bytes is the standard way to shorten
+  /// it (RFC 2104 §5, NIST SP 800-107 §5.3.3): the store keeps 16 bytes
+  /// (128 bits) in its lookup columns, which leaves forgery and collision
+  /// far out of reach for a keyed hash of a few hundred thousand rows.
+  ///
+  /// - Throws: ``WebsiteDataStoreError/Code/invalidArgument`` for an output
+  ///   size outside 1...32; ``WebsiteDataStoreError/Code/crypto`` if OpenSSL
+  ///   fails.
+  func mac(_ data: UnsafeRawBufferPointer, truncatedInto output: UnsafeMutableRawBufferPointer)
+    throws
+  {
+    guard let destination = output.baseAddress, (1...Self.outputCount).contains(output.count) else {
+      throw WebsiteDataStoreError(.invalidArgument, "a truncated MAC is 1 to 32 bytes")
+    }
+    var full: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    try withUnsafeMutableBytes(of: &full) { full in
+      try compute(data, into: full)
+      destination.copyMemory(from: full.baseAddress!, byteCount: output.count)
+    }
+  }
+
   private func mac(bytes data: UnsafeRawBufferPointer) throws -> [UInt8] {
+    try [UInt8](unsafeUninitializedCapacity: Self.outputCount) { output, initializedCount in
+      try compute(data, into: UnsafeMutableRawBufferPointer(output))
+      initializedCount = Self.outputCount
+    }
+  }
+
+  /// The MAC of `data` into `output` (exactly ``outputCount`` bytes).
+  private func compute(_ data: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+    throws
+  {
     let context = context
     try OpenSSLCheck.call(EVP_MAC_init(context, nil, 0, nil), "EVP_MAC_init")
     if let input = data.baseAddress, !data.isEmpty {
@@ -85,15 +119,13 @@ final class KeyedHash {
         EVP_MAC_update(context, input.assumingMemoryBound(to: UInt8.self), data.count),
         "EVP_MAC_update")
     }
-    return try [UInt8](unsafeUninitializedCapacity: Self.outputCount) {
-      output, initializedCount in
-      var written = 0
-      try OpenSSLCheck.call(
-        EVP_MAC_final(context, output.baseAddress, &written, output.count), "EVP_MAC_final")
-      guard written == Self.outputCount else {
-        throw WebsiteDataStoreError(.crypto, "OpenSSL EVP_MAC_final returned \(written) bytes")
-      }
-      initializedCount = written
+    var written = 0
+    try OpenSSLCheck.call(
+      EVP_MAC_final(
+        context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, output.count),
+      "EVP_MAC_final")
+    guard written == Self.outputCount else {
+      throw WebsiteDataStoreError(.crypto, "OpenSSL EVP_MAC_final returned \(written) bytes")
     }
   }
 }

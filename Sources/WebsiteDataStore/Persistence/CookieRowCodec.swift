@@ -1,3 +1,4 @@
+internal import COpenSSL
 import CookieCore
 import Foundation
 
@@ -6,134 +7,316 @@ import Foundation
 ///
 /// The fields that identify a person or a site (name, value, domain, path,
 /// partition key) are sealed together with AES-256-GCM; the associated data
-/// is the row's `identity_hash`, so a sealed blob moved to another row, or a
-/// row's hash altered, fails to open. `identity_hash` and `site_hash` are
-/// HMAC-SHA-256 under the store's lookup key: equality lookups without
-/// plaintext.
+/// is ``sealLabel`` followed by the row's `identity_hash`, so a sealed blob
+/// moved to another row, or a row's hash altered, fails to open.
+/// `identity_hash` is HMAC-SHA-256 under the store's lookup key, truncated to
+/// 128 bits (``RowHash``): equality lookups without plaintext.
 ///
-/// Not `Sendable`: it owns OpenSSL contexts. Its owner serialises access.
+/// The plaintext is the fields in that order, each a LEB128 byte count and
+/// its UTF-8 bytes; the partition key is a tag byte (0 none, 1 same-site
+/// ancestors, 2 cross-site ancestor) followed by its top-level site.
+///
+/// Not `Sendable`: it owns OpenSSL contexts and scratch buffers. Its owner
+/// serialises access; for work on another thread make another codec from
+/// the same ``keys``.
 final class CookieRowCodec {
-  /// The column list every statement uses, in this order.
-  static let columns =
-    "identity_hash, site_hash, sealed, host_only, secure, http_only, same_site, expires,"
-    + " created, last_access, last_update, source_scheme, source_port, source"
+  /// The keys a codec works with; `Sendable`, to make a codec per thread.
+  struct Keys: Sendable {
+    let dataKey: SecretBytes
+    let encryptionKey: SecretBytes
+    let lookupKey: SecretBytes
+  }
 
-  private let keys: KeyMaterial
-  private static let sealLabel = Array("websitedata cookie row v1".utf8)
+  /// The prefix of every row's associated data (then the identity hash).
+  static let sealLabel = Array("websitedata cookie row v1".utf8)
+  /// The prefix of every identity hash input.
+  private static let identityLabel = Array("identity".utf8)
 
-  init(keys: KeyMaterial) { self.keys = keys }
+  let keys: Keys
+  private let cipher: AEADCipher
+  private let lookup: KeyedHash
+  /// Scratch for plaintexts and hash inputs (grown when a cookie needs
+  /// more): the bytes written are wiped after each use.
+  private var scratch: UnsafeMutableRawBufferPointer
+  /// ``sealLabel`` followed by room for one identity hash.
+  private let associatedData: UnsafeMutableRawBufferPointer
+
+  init(keys: KeyMaterial) {
+    self.keys = Keys(
+      dataKey: keys.dataKey, encryptionKey: keys.encryptionKey, lookupKey: keys.lookupKey)
+    cipher = keys.cipher
+    lookup = keys.lookup
+    (scratch, associatedData) = Self.allocateBuffers()
+  }
+
+  /// A codec with its own OpenSSL contexts for `keys`.
+  init(keys: Keys) throws {
+    self.keys = keys
+    cipher = try AEADCipher(key: keys.encryptionKey)
+    lookup = try KeyedHash(key: keys.lookupKey)
+    (scratch, associatedData) = Self.allocateBuffers()
+  }
+
+  deinit {
+    OPENSSL_cleanse(scratch.baseAddress, scratch.count)
+    scratch.deallocate()
+    associatedData.deallocate()
+  }
+
+  private static func allocateBuffers() -> (
+    UnsafeMutableRawBufferPointer, UnsafeMutableRawBufferPointer
+  ) {
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
+    scratch.initializeMemory(as: UInt8.self, repeating: 0)
+    let associatedData = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: sealLabel.count + RowHash.count, alignment: 8)
+    associatedData.initializeMemory(as: UInt8.self, repeating: 0)
+    associatedData.copyBytes(from: sealLabel)
+    return (scratch, associatedData)
+  }
 
   /// The data key the codec's keys derive from.
   var dataKey: SecretBytes { keys.dataKey }
 
+  // MARK: - Identity
+
   /// The keyed hash of a cookie identity (the table's unique key).
-  func identityHash(_ identity: CookieIdentity) throws -> [UInt8] {
-    var bytes = Array("identity".utf8)
-    Self.appendField(identity.name, to: &bytes)
-    Self.appendField(identity.domain, to: &bytes)
-    bytes.append(identity.isHostOnly ? 1 : 0)
-    Self.appendField(identity.path, to: &bytes)
-    Self.appendPartition(identity.partitionKey, to: &bytes)
-    return try keys.lookup.mac(bytes)
+  func identityHash(_ identity: CookieIdentity) throws -> RowHash {
+    try identityHash(
+      name: identity.name, domain: identity.domain, isHostOnly: identity.isHostOnly,
+      path: identity.path, partitionKey: identity.partitionKey)
   }
 
-  /// The keyed hash of a site key (registrable domain), for removal by site.
-  func siteHash(_ site: String) throws -> [UInt8] {
-    var bytes = Array("site".utf8)
-    Self.appendField(site, to: &bytes)
-    return try keys.lookup.mac(bytes)
+  private func identityHash(
+    name: String, domain: String, isHostOnly: Bool, path: String,
+    partitionKey: CookiePartitionKey?
+  ) throws -> RowHash {
+    let bound =
+      Self.identityLabel.count + 1 + Encoder.bound(name) + Encoder.bound(domain)
+      + Encoder.bound(path) + Encoder.bound(partitionKey)
+    let buffer = reserveScratch(bound)
+    var encoder = Encoder(buffer)
+    encoder.append(Self.identityLabel)
+    encoder.append(name)
+    encoder.append(domain)
+    encoder.append(isHostOnly ? 1 : 0)
+    encoder.append(path)
+    encoder.append(partitionKey)
+    let input = UnsafeRawBufferPointer(rebasing: buffer[..<encoder.count])
+    defer { OPENSSL_cleanse(buffer.baseAddress, encoder.count) }
+    return try RowHash { try lookup.mac(input, truncatedInto: $0) }
   }
 
-  /// The bound values of one row, in ``columns`` order.
-  func row(for cookie: Cookie, site: String) throws -> [SQLiteValue] {
-    let identity = try identityHash(cookie.identity)
-    var plaintext: [UInt8] = []
-    plaintext.reserveCapacity(cookie.name.utf8.count + cookie.value.utf8.count + 64)
-    Self.appendField(cookie.name, to: &plaintext)
-    Self.appendField(cookie.value, to: &plaintext)
-    Self.appendField(cookie.domain, to: &plaintext)
-    Self.appendField(cookie.path, to: &plaintext)
-    Self.appendPartition(cookie.partitionKey, to: &plaintext)
-    let sealed = try keys.cipher.seal(plaintext, associatedData: Self.sealLabel + identity)
-    Self.wipe(&plaintext)
-    return [
-      .blob(identity), .blob(try siteHash(site)), .blob(sealed), .integer(cookie.isHostOnly ? 1 : 0),
-      .integer(cookie.isSecure ? 1 : 0), .integer(cookie.isHTTPOnly ? 1 : 0),
-      .integer(Int64(cookie.sameSite.rawValue)),
-      cookie.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null,
-      .real(cookie.createdAt.timeIntervalSince1970), .real(cookie.lastAccessedAt.timeIntervalSince1970),
-      .real(cookie.lastUpdatedAt.timeIntervalSince1970), .integer(Int64(cookie.sourceScheme.rawValue)),
-      cookie.sourcePort.map { .integer(Int64($0)) } ?? .null, .integer(Int64(cookie.source.rawValue)),
-    ]
+  // MARK: - Writing
+
+  /// Seals `cookie` into a new row of `batch`; returns the row's index.
+  func appendRow(for cookie: Cookie, to batch: inout CookieRowBatch) throws -> Int {
+    let identity = try identityHash(
+      name: cookie.name, domain: cookie.domain, isHostOnly: cookie.isHostOnly, path: cookie.path,
+      partitionKey: cookie.partitionKey)
+    let bound =
+      Encoder.bound(cookie.name) + Encoder.bound(cookie.value) + Encoder.bound(cookie.domain)
+      + Encoder.bound(cookie.path) + Encoder.bound(cookie.partitionKey)
+    let buffer = reserveScratch(bound)
+    var encoder = Encoder(buffer)
+    encoder.append(cookie.name)
+    encoder.append(cookie.value)
+    encoder.append(cookie.domain)
+    encoder.append(cookie.path)
+    encoder.append(cookie.partitionKey)
+    defer { OPENSSL_cleanse(buffer.baseAddress, encoder.count) }
+    setAssociatedIdentity(identity)
+    let start = batch.sealed.count
+    let count = try cipher.seal(
+      UnsafeRawBufferPointer(rebasing: buffer[..<encoder.count]),
+      associatedData: UnsafeRawBufferPointer(associatedData), appendingTo: &batch.sealed)
+    batch.rows.append(
+      CookieRowBatch.Row(
+        identity: identity, sealedStart: start, sealedCount: count, isHostOnly: cookie.isHostOnly,
+        isSecure: cookie.isSecure, isHTTPOnly: cookie.isHTTPOnly,
+        sameSite: Int64(cookie.sameSite.rawValue),
+        expires: cookie.expiresAt?.timeIntervalSince1970,
+        created: cookie.createdAt.timeIntervalSince1970,
+        lastAccess: cookie.lastAccessedAt.timeIntervalSince1970,
+        lastUpdate: cookie.lastUpdatedAt.timeIntervalSince1970,
+        sourceScheme: Int64(cookie.sourceScheme.rawValue),
+        sourcePort: cookie.sourcePort.map(Int64.init), source: Int64(cookie.source.rawValue)))
+    return batch.rows.count - 1
   }
 
-  /// A cookie from a row read with ``columns`` (after the row id at index 0).
-  /// Throws `.authenticationFailed` or `.corrupt` for a damaged row.
-  func cookie(from statement: SQLiteStatement) throws -> Cookie {
-    guard let identity = statement.blob(at: 1), let sealed = statement.blob(at: 3),
-      let sameSite = SameSite(rawValue: statement.int(at: 7)),
-      let sourceScheme = CookieSourceScheme(rawValue: statement.int(at: 12)),
-      let source = CookieSource(rawValue: statement.int(at: 14))
+  // MARK: - Reading
+
+  /// The cookie of `row`, whose sealed blob is in `sealed` (the snapshot's
+  /// buffer). Throws `.authenticationFailed` or `.corrupt` for a damaged row.
+  func cookie(_ row: CookieRowSnapshot.Row, sealed: UnsafeRawBufferPointer) throws -> Cookie {
+    guard let identity = row.identity, row.sealedCount >= 0,
+      let sameSite = SameSite(rawValue: row.sameSite),
+      let sourceScheme = CookieSourceScheme(rawValue: row.sourceScheme),
+      let source = CookieSource(rawValue: row.source)
     else { throw WebsiteDataStoreError(.corrupt, "a cookie row has an invalid column") }
-    var plaintext = try keys.cipher.open(sealed, associatedData: Self.sealLabel + identity)
-    defer { Self.wipe(&plaintext) }
-    var reader = FieldReader(bytes: plaintext)
-    let name = try reader.string()
-    let value = try reader.string()
-    let domain = try reader.string()
-    let path = try reader.string()
-    let partitionKey = try reader.partition()
-    let cookie = Cookie(
-      name: name, value: value, domain: domain, isHostOnly: statement.bool(at: 4), path: path,
-      expiresAt: statement.isNull(at: 8) ? nil : Date(timeIntervalSince1970: statement.double(at: 8)),
-      createdAt: Date(timeIntervalSince1970: statement.double(at: 9)),
-      lastAccessedAt: Date(timeIntervalSince1970: statement.double(at: 10)),
-      lastUpdatedAt: Date(timeIntervalSince1970: statement.double(at: 11)),
-      isSecure: statement.bool(at: 5), isHTTPOnly: statement.bool(at: 6), sameSite: sameSite,
-      partitionKey: partitionKey, sourceScheme: sourceScheme,
-      sourcePort: statement.isNull(at: 13) ? nil : statement.int(at: 13), source: source)
+    setAssociatedIdentity(identity)
+    let buffer = reserveScratch(row.sealedCount)
+    let count = try cipher.open(
+      UnsafeRawBufferPointer(rebasing: sealed[row.sealedStart..<row.sealedStart + row.sealedCount]),
+      associatedData: UnsafeRawBufferPointer(associatedData), into: buffer)
+    var reader = FieldReader(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+    let name: String
+    let value: String
+    let domain: String
+    let path: String
+    let partitionKey: CookiePartitionKey?
+    do {
+      defer { OPENSSL_cleanse(buffer.baseAddress, count) }
+      name = try reader.string()
+      value = try reader.string()
+      domain = try reader.string()
+      path = try reader.string()
+      partitionKey = try reader.partition()
+      guard reader.isAtEnd else { throw FieldReader.damaged }
+    }
     // The sealed fields must describe the identity the row is filed under.
-    guard try identityHash(cookie.identity) == identity else {
+    let computed = try identityHash(
+      name: name, domain: domain, isHostOnly: row.isHostOnly, path: path,
+      partitionKey: partitionKey)
+    guard computed == identity else {
       throw WebsiteDataStoreError(.corrupt, "a cookie row does not match its identity")
     }
-    return cookie
+    return Cookie(
+      name: name, value: value, domain: domain, isHostOnly: row.isHostOnly, path: path,
+      expiresAt: row.expires.map { Date(timeIntervalSince1970: $0) },
+      createdAt: Date(timeIntervalSince1970: row.created),
+      lastAccessedAt: Date(timeIntervalSince1970: row.lastAccess),
+      lastUpdatedAt: Date(timeIntervalSince1970: row.lastUpdate), isSecure: row.isSecure,
+      isHTTPOnly: row.isHTTPOnly, sameSite: sameSite, partitionKey: partitionKey,
+      sourceScheme: sourceScheme, sourcePort: row.sourcePort, source: source)
   }
 
-  /// Overwrites a plaintext buffer before it is released.
-  private static func wipe(_ bytes: inout [UInt8]) {
-    for index in bytes.indices { bytes[index] = 0 }
-  }
+  // MARK: - Buffers
 
-  private static func appendField(_ string: String, to bytes: inout [UInt8]) {
-    let count = UInt32(truncatingIfNeeded: string.utf8.count)
-    withUnsafeBytes(of: count.littleEndian) { bytes.append(contentsOf: $0) }
-    bytes.append(contentsOf: string.utf8)
-  }
-
-  private static func appendPartition(_ key: CookiePartitionKey?, to bytes: inout [UInt8]) {
-    guard let key else {
-      bytes.append(0)
-      return
+  /// The scratch buffer, grown to at least `count` bytes.
+  private func reserveScratch(_ count: Int) -> UnsafeMutableRawBufferPointer {
+    if scratch.count < count {
+      OPENSSL_cleanse(scratch.baseAddress, scratch.count)
+      scratch.deallocate()
+      scratch = .allocate(byteCount: max(count, 2 * scratch.count), alignment: 8)
+      scratch.initializeMemory(as: UInt8.self, repeating: 0)
     }
-    bytes.append(key.hasCrossSiteAncestor ? 2 : 1)
-    appendField(key.topLevelSite, to: &bytes)
+    return scratch
+  }
+
+  private func setAssociatedIdentity(_ identity: RowHash) {
+    identity.withUnsafeBytes {
+      UnsafeMutableRawBufferPointer(rebasing: associatedData[Self.sealLabel.count...])
+        .copyMemory(from: $0)
+    }
+  }
+
+  /// Writes fields into a buffer at least as large as the sum of their
+  /// `bound`s: each a LEB128 byte count, then the UTF-8 bytes.
+  private struct Encoder {
+    let base: UnsafeMutablePointer<UInt8>
+    var count = 0
+
+    init(_ buffer: UnsafeMutableRawBufferPointer) {
+      base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// The most bytes `append(_:)` writes for `string`.
+    static func bound(_ string: String) -> Int { string.utf8.count + 5 }
+
+    /// The most bytes `append(_:)` writes for `key`.
+    static func bound(_ key: CookiePartitionKey?) -> Int {
+      1 + (key.map { bound($0.topLevelSite) } ?? 0)
+    }
+
+    mutating func append(_ byte: UInt8) {
+      base[count] = byte
+      count += 1
+    }
+
+    mutating func append(_ bytes: [UInt8]) {
+      bytes.withUnsafeBufferPointer { bytes in
+        (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+      }
+      count += bytes.count
+    }
+
+    mutating func append(_ string: String) {
+      var length = string.utf8.count
+      while length >= 0x80 {
+        append(UInt8(truncatingIfNeeded: length) | 0x80)
+        length >>= 7
+      }
+      append(UInt8(length))
+      let copied = string.utf8.withContiguousStorageIfAvailable { utf8 in
+        if let source = utf8.baseAddress { (base + count).update(from: source, count: utf8.count) }
+        return utf8.count
+      }
+      if let copied {
+        count += copied
+      } else {
+        for byte in string.utf8 { append(byte) }
+      }
+    }
+
+    mutating func append(_ key: CookiePartitionKey?) {
+      guard let key else {
+        append(0)
+        return
+      }
+      append(key.hasCrossSiteAncestor ? 2 : 1)
+      append(key.topLevelSite)
+    }
   }
 
   /// Reads the length-prefixed fields back.
   private struct FieldReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     var offset = 0
 
+    var isAtEnd: Bool { offset == bytes.count }
+
     mutating func string() throws -> String {
-      guard offset + 4 <= bytes.count else { throw Self.damaged }
-      let count = bytes[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
-      offset += 4
-      guard count >= 0, offset + count <= bytes.count else { throw Self.damaged }
-      defer { offset += count }
-      guard let string = String(validating: bytes[offset..<offset + count], as: UTF8.self) else {
-        throw Self.damaged
+      var count = 0
+      var shift = 0
+      while true {
+        guard offset < bytes.count, shift <= 28 else { throw Self.damaged }
+        let byte = bytes[offset]
+        offset += 1
+        count |= Int(byte & 0x7f) << shift
+        if byte < 0x80 { break }
+        shift += 7
       }
+      guard count <= bytes.count - offset else { throw Self.damaged }
+      defer { offset += count }
+      let field = UnsafeBufferPointer(
+        rebasing: bytes.assumingMemoryBound(to: UInt8.self)[offset..<offset + count])
+      return try Self.string(field)
+    }
+
+    /// `bytes` as a `String`; throws unless they are valid UTF-8. Cookie
+    /// fields are nearly always ASCII, which needs no decoding: checked a
+    /// word at a time, then copied.
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>) throws -> String {
+      if isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
+      guard let string = String(validating: bytes, as: UTF8.self) else { throw damaged }
       return string
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard let base = bytes.baseAddress else { return true }
+      let raw = UnsafeRawPointer(base)
+      var index = 0
+      var high: UInt64 = 0
+      while index + 8 <= bytes.count {
+        high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        index += 8
+      }
+      while index < bytes.count {
+        high |= UInt64(base[index])
+        index += 1
+      }
+      return high & 0x8080_8080_8080_8080 == 0
     }
 
     mutating func partition() throws -> CookiePartitionKey? {
@@ -142,11 +325,40 @@ final class CookieRowCodec {
       offset += 1
       switch tag {
       case 0: return nil
-      case 1, 2: return CookiePartitionKey(topLevelSite: try string(), hasCrossSiteAncestor: tag == 2)
+      case 1, 2:
+        return CookiePartitionKey(topLevelSite: try string(), hasCrossSiteAncestor: tag == 2)
       default: throw Self.damaged
       }
     }
 
-    static let damaged = WebsiteDataStoreError(.corrupt, "a cookie row's sealed fields are malformed")
+    static let damaged = WebsiteDataStoreError(
+      .corrupt, "a cookie row's sealed fields are malformed")
+  }
+}
+
+/// A 128-bit keyed hash as the store keeps it in a lookup column: the first
+/// 16 bytes of an HMAC-SHA-256 (see ``KeyedHash/mac(_:truncatedInto:)``).
+/// A value, so computing one allocates nothing.
+struct RowHash: Hashable, Sendable {
+  /// The size in bytes.
+  static let count = 16
+
+  private var low: UInt64 = 0
+  private var high: UInt64 = 0
+
+  /// Lets `fill` write the 16 bytes.
+  init(_ fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+    try Swift.withUnsafeMutableBytes(of: &self) { try fill($0) }
+  }
+
+  /// The hash in `bytes`, or `nil` unless they are exactly 16.
+  init?(bytes: UnsafeRawBufferPointer) {
+    guard bytes.count == Self.count else { return nil }
+    Swift.withUnsafeMutableBytes(of: &self) { $0.copyMemory(from: bytes) }
+  }
+
+  /// Calls `body` with the 16 bytes.
+  func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try Swift.withUnsafeBytes(of: self) { try body($0) }
   }
 }

@@ -91,7 +91,13 @@ final class CookieWriteQueue: Sendable {
       }
       let outcome: Result<Void, WebsiteDataStoreError>
       do {
-        try await writer(batches.flatMap(\.changes), batches.flatMap(\.accessed))
+        // One batch (a bulk import, a quiet store) is passed as it is: no
+        // copy of its changes.
+        if batches.count == 1 {
+          try await writer(batches[0].changes, batches[0].accessed)
+        } else {
+          try await writer(batches.flatMap(\.changes), batches.flatMap(\.accessed))
+        }
         outcome = .success(())
       } catch let error as WebsiteDataStoreError {
         outcome = .failure(error)

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A ``CookieRowCodec`` shared between the store's loads, its write queue's
-/// flusher and re-encryption: OpenSSL contexts are used by one thread at a time.
+/// A ``CookieRowCodec`` shared between the store's write queue's flusher and
+/// re-encryption: OpenSSL contexts are used by one thread at a time. Loads and
+/// large writes take its ``CookieRowCodec/keys`` and make codecs of their own.
 ///
 /// `@unchecked Sendable`: `codec` is only read or replaced while `lock` is held.
 final class LockedCodec: @unchecked Sendable {

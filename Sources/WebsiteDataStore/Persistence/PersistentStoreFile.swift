@@ -28,7 +28,24 @@ enum PersistentStoreFile {
     }
     let database = try await SQLiteDatabase(path: path, mode: .readWrite(create: create))
     let migrator = try migrator()
-    let dataKey = try await database.withConnection { connection -> SecretBytes in
+    let dataKey: SecretBytes
+    do {
+      dataKey = try await unlock(database, key: key, migrator: migrator, now: now)
+    } catch {
+      // Release the file before throwing: a connection closed later (by
+      // deinit) would delete `<path>-wal` and `-shm` by name, perhaps those
+      // of a new store created after moveAside.
+      await database.close()
+      throw error
+    }
+    return (database, dataKey)
+  }
+
+  /// Checks the key, then migrates; initialises a new store.
+  private static func unlock(
+    _ database: SQLiteDatabase, key: KeySource, migrator: Migrator, now: Date
+  ) async throws -> SecretBytes {
+    try await database.withConnection { connection -> SecretBytes in
       if let record = try StoreKeyRecord.read(connection) {
         let kek = try key.existingStoreKey(scrypt: record.scrypt)
         let dataKey = try KeyEnvelope.unwrap(record.wrappedKey, kek: kek)
@@ -36,7 +53,11 @@ enum PersistentStoreFile {
         return dataKey
       }
       // Never initialised: a new store (or one whose creation was cut short
-      // before its key was written, which holds no cookies yet).
+      // before its key was written, which holds no cookies yet). A store
+      // with cookies but no key is refused before anything is written.
+      if try holdsCookies(connection) {
+        throw WebsiteDataStoreError(.corrupt, "the store holds cookies but no key")
+      }
       _ = try migrator.migrate(connection, now: now)
       let (kek, scrypt) = try key.newStoreKey()
       let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
@@ -50,7 +71,17 @@ enum PersistentStoreFile {
       }
       return dataKey
     }
-    return (database, dataKey)
+  }
+
+  /// Whether the file has a `cookies` table with at least one row. Only reads.
+  private static func holdsCookies(_ connection: SQLiteConnection) throws -> Bool {
+    let table = try connection.prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'cookies'")
+    defer { table.reset() }
+    guard try table.step(), table.int64(at: 0) > 0 else { return false }
+    let rows = try connection.prepare("SELECT EXISTS (SELECT 1 FROM cookies)")
+    defer { rows.reset() }
+    return try rows.step() && rows.int64(at: 0) != 0
   }
 
   /// Re-wraps the data key under a new key-encryption key (key rotation):
@@ -67,8 +98,16 @@ enum PersistentStoreFile {
   /// `<path>.damaged-<time>`; returns the new path. Nothing is deleted.
   static func moveAside(path: String, now: Date) throws -> String {
     let stamp = Int(now.timeIntervalSince1970)
-    let target = "\(path).damaged-\(stamp)"
-    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+    // rename(2) replaces an existing target: take the first free name, so
+    // that an earlier damaged copy (same second) is never overwritten.
+    let suffixes = ["", "-wal", "-shm"]
+    var target = "\(path).damaged-\(stamp)"
+    var attempt = 1
+    while suffixes.contains(where: { FileManager.default.fileExists(atPath: target + $0) }) {
+      attempt += 1
+      target = "\(path).damaged-\(stamp)-\(attempt)"
+    }
+    for suffix in suffixes where FileManager.default.fileExists(atPath: path + suffix) {
       guard rename(path + suffix, target + suffix) == 0 else {
         throw WebsiteDataStoreError(.io, "cannot move \(path + suffix) aside: \(String(cString: strerror(errno)))")
       }

@@ -5,54 +5,116 @@ import Synchronization
 /// The encrypted SQLite backend of a persistent store: loads the cookies,
 /// writes changes with group commit, notices other processes' commits.
 ///
-/// Thread-safe: the codec (OpenSSL contexts) is held in a `Mutex`; SQLite
-/// work runs on the database actor's own thread, never on the cooperative pool.
+/// Thread-safe: the shared codec (OpenSSL contexts) is used under a lock
+/// (``LockedCodec``); loads and large writes make codecs of their own for
+/// the threads that decrypt or seal. SQLite work runs on the database
+/// actor's own thread, never on the cooperative pool.
+///
+/// Large loads and writes use both cores: a load is read in chunks while
+/// the chunks already read are decrypted on the cooperative pool; a large
+/// write is sealed in chunks by a task while the database thread inserts the
+/// chunks already sealed (``SealedChunkChannel``).
 final class SQLiteCookieBackend: CookiePersistence {
   let database: SQLiteDatabase
   let keepsSessionCookies: Bool
   private let codec: LockedCodec
-  private let facts: any DomainFacts
   private let seenDataVersion = Mutex<Int64?>(nil)
   private let queue: CookieWriteQueue
 
+  /// - Parameter facts: unused: rows carry no site column (removal by site
+  ///   deletes the site's cookies by identity), so the backend needs no
+  ///   public suffix lookups.
   init(
     database: SQLiteDatabase, keys: sending KeyMaterial, facts: any DomainFacts,
     keepsSessionCookies: Bool
   ) {
     self.database = database
     self.keepsSessionCookies = keepsSessionCookies
-    self.facts = facts
     let codec = LockedCodec(CookieRowCodec(keys: keys))
     self.codec = codec
     queue = CookieWriteQueue { changes, accessed in
-      let operations = try Self.operations(
-        changes: changes, accessed: accessed, codec: codec, facts: facts,
+      try await Self.write(
+        changes: changes, accessed: accessed, database: database, codec: codec,
         keepsSessionCookies: keepsSessionCookies)
-      guard !operations.isEmpty else { return }
-      try await database.write { connection in
-        for operation in operations { try operation.apply(connection) }
-      }
     }
   }
 
   // MARK: - Loading
 
+  /// A load is read in chunks of this many rows: the database thread reads
+  /// the next chunk while tasks on the cooperative pool open (decrypt) the
+  /// previous ones, each with a codec of its own.
+  static let loadChunkRows = 8192
+
   func loadCookies() async throws -> CookieLoad {
-    let codec = self.codec
-    return try await database.read { connection in
+    let (chunks, continuation) = AsyncStream.makeStream(of: CookieRowSnapshot.self)
+    async let reading = database.read { connection -> (version: Int64, sorted: Bool) in
+      defer { continuation.finish() }
       let version = try connection.dataVersion()
-      var cookies: [Cookie] = []
-      var damaged: [Int64] = []
-      let statement = try connection.prepare(
-        "SELECT id, \(CookieRowCodec.columns) FROM cookies ORDER BY created, id")
-      try statement.forEachRow { row in
-        do {
-          cookies.append(try codec.withLock { try $0.cookie(from: row) })
-        } catch {
-          damaged.append(row.int64(at: 0))
+      let sorted = try CookieRowSnapshot.read(connection, chunkRows: Self.loadChunkRows) {
+        continuation.yield($0)
+      }
+      return (version, sorted)
+    }
+    let keys = codec.withLock { $0.keys }
+    let parts = try await withThrowingTaskGroup(of: (Int, OpenedRows).self) { group in
+      var count = 0
+      for await chunk in chunks {
+        let index = count
+        count += 1
+        group.addTask { (index, OpenedRows(chunk, codec: try CookieRowCodec(keys: keys))) }
+      }
+      var parts = [OpenedRows?](repeating: nil, count: count)
+      for try await (index, part) in group { parts[index] = part }
+      return parts.compactMap { $0 }
+    }
+    let (version, sorted) = try await reading
+    return CookieLoad(merging: parts, sorted: sorted, dataVersion: version)
+  }
+
+  /// The cookies opened from one chunk of rows, with the row id of each, and
+  /// the ids of the rows that did not open.
+  ///
+  /// The cookies are in a buffer of their own, which the merge moves into
+  /// the load's array (no copy, no reference counting); a chunk that is not
+  /// merged (the load failed) frees them.
+  ///
+  /// `@unchecked Sendable`: written by the task that opens the chunk, then
+  /// handed over whole to the merge.
+  final class OpenedRows: @unchecked Sendable {
+    private let buffer: UnsafeMutablePointer<Cookie>
+    private(set) var count = 0
+    private var moved = false
+    private(set) var ids: [Int64] = []
+    private(set) var damaged: [Int64] = []
+
+    /// Opens every row of `snapshot`, in order.
+    init(_ snapshot: CookieRowSnapshot, codec: CookieRowCodec) {
+      buffer = .allocate(capacity: max(snapshot.rows.count, 1))
+      ids.reserveCapacity(snapshot.rows.count)
+      snapshot.sealed.withUnsafeBytes { sealed in
+        for row in snapshot.rows {
+          do {
+            (buffer + count).initialize(to: try codec.cookie(row, sealed: sealed))
+            count += 1
+            ids.append(row.id)
+          } catch {
+            damaged.append(row.id)
+          }
         }
       }
-      return CookieLoad(cookies: cookies, damagedRows: damaged, dataVersion: version)
+    }
+
+    deinit {
+      if !moved { buffer.deinitialize(count: count) }
+      buffer.deallocate()
+    }
+
+    /// Moves the cookies to `destination`; the chunk no longer owns them.
+    func moveCookies(to destination: UnsafeMutablePointer<Cookie>) {
+      precondition(!moved)
+      destination.moveInitialize(from: buffer, count: count)
+      moved = true
     }
   }
 
@@ -64,6 +126,8 @@ final class SQLiteCookieBackend: CookiePersistence {
   }
 
   func accept(_ load: CookieLoad) { seenDataVersion.withLock { $0 = load.dataVersion } }
+
+  func invalidate() { seenDataVersion.withLock { $0 = nil } }
 
   // MARK: - Writing
 
@@ -91,20 +155,31 @@ final class SQLiteCookieBackend: CookiePersistence {
     let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
     let newCodec = LockedCodec(CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
     let oldCodec = codec
-    let facts = self.facts
     try await database.write { connection in
+      let snapshot = try CookieRowSnapshot.read(connection)
       var readable: [(Int64, Cookie)] = []
-      let rows = try connection.prepare("SELECT id, \(CookieRowCodec.columns) FROM cookies")
-      try rows.forEachRow { row in
-        if let cookie = try? oldCodec.withLock({ try $0.cookie(from: row) }) {
-          readable.append((row.int64(at: 0), cookie))
+      oldCodec.withLock { codec in
+        snapshot.sealed.withUnsafeBytes { sealed in
+          for row in snapshot.rows {
+            if let cookie = try? codec.cookie(row, sealed: sealed) {
+              readable.append((row.id, cookie))
+            }
+          }
         }
       }
-      for (id, _) in readable { try connection.run("DELETE FROM cookies WHERE id = ?", [.integer(id)]) }
-      for (_, cookie) in readable {
-        let site = CookieDomain.siteKey(of: cookie.domain, facts: facts)
-        try Operation.upsert(try newCodec.withLock { try $0.row(for: cookie, site: site) })
-          .apply(connection)
+      let delete = try connection.prepare("DELETE FROM cookies WHERE id = ?")
+      for (id, _) in readable {
+        try delete.bind(id, at: 1)
+        try delete.run()
+      }
+      var batch = CookieRowBatch(capacity: readable.count)
+      try newCodec.withLock { codec in
+        for (_, cookie) in readable {
+          batch.operations.append(.upsert(try codec.appendRow(for: cookie, to: &batch)))
+        }
+      }
+      try Self.withBulkCache(connection, rows: batch.rows.count) {
+        try batch.apply(to: connection)
       }
       try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
     }
@@ -115,58 +190,136 @@ final class SQLiteCookieBackend: CookiePersistence {
   /// Waits until every queued write has been attempted.
   func drain() async { await queue.drain() }
 
-  /// One statement of a batch, with its values already sealed.
-  enum Operation: Sendable {
-    case upsert([SQLiteValue])
-    case delete([UInt8])
-    case touch([UInt8], Double)
+  /// Above this many changes a write is sealed in chunks of
+  /// ``pipelineChunk`` by a separate task while the database thread inserts
+  /// the chunks already sealed; below, it is sealed first, then written.
+  static let pipelineThreshold = 4096
+  static let pipelineChunk = 2048
 
-    static let upsertSQL =
-      "INSERT INTO cookies (\(CookieRowCodec.columns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-      + " ON CONFLICT(identity_hash) DO UPDATE SET site_hash = excluded.site_hash,"
-      + " sealed = excluded.sealed, host_only = excluded.host_only, secure = excluded.secure,"
-      + " http_only = excluded.http_only, same_site = excluded.same_site,"
-      + " expires = excluded.expires, created = excluded.created,"
-      + " last_access = excluded.last_access, last_update = excluded.last_update,"
-      + " source_scheme = excluded.source_scheme, source_port = excluded.source_port,"
-      + " source = excluded.source"
-
-    func apply(_ connection: SQLiteConnection) throws {
-      switch self {
-      case .upsert(let values):
-        try connection.run(Self.upsertSQL, values)
-      case .delete(let identity):
-        try connection.run("DELETE FROM cookies WHERE identity_hash = ?", [.blob(identity)])
-      case .touch(let identity, let time):
-        try connection.run(
-          "UPDATE cookies SET last_access = ? WHERE identity_hash = ?", [.real(time), .blob(identity)])
+  /// Writes one batch of changes (and refreshed access times) in one
+  /// transaction, in order; returns once it committed.
+  static func write(
+    changes: [CookieChange], accessed: [Cookie], database: SQLiteDatabase, codec: LockedCodec,
+    keepsSessionCookies: Bool
+  ) async throws {
+    guard changes.count >= pipelineThreshold, ProcessInfo.processInfo.activeProcessorCount > 1
+    else {
+      let batch = try codec.withLock { codec in
+        try seal(
+          changes: changes[...], accessed: accessed, codec: codec,
+          keepsSessionCookies: keepsSessionCookies)
       }
-    }
-  }
-
-  /// Seals a batch into statements, in order. Session cookies are written
-  /// only when the store keeps them; removals always delete.
-  static func operations(
-    changes: [CookieChange], accessed: [Cookie], codec: LockedCodec,
-    facts: any DomainFacts, keepsSessionCookies: Bool
-  ) throws -> [Operation] {
-    try codec.withLock { codec in
-      var operations: [Operation] = []
-      operations.reserveCapacity(changes.count + accessed.count)
-      for change in changes {
-        let cookie = change.cookie
-        if change.isRemoval {
-          operations.append(.delete(try codec.identityHash(cookie.identity)))
-        } else if keepsSessionCookies || !cookie.isSession {
-          let site = CookieDomain.siteKey(of: cookie.domain, facts: facts)
-          operations.append(.upsert(try codec.row(for: cookie, site: site)))
+      guard !batch.isEmpty else { return }
+      try await database.write { connection in
+        try Self.withBulkCache(connection, rows: batch.rows.count) {
+          try batch.apply(to: connection)
         }
       }
-      for cookie in accessed where keepsSessionCookies || !cookie.isSession {
-        operations.append(
-          .touch(try codec.identityHash(cookie.identity), cookie.lastAccessedAt.timeIntervalSince1970))
-      }
-      return operations
+      return
     }
+    // Pipelined: a codec of its own for the sealing task, so the shared one
+    // stays free for loads meanwhile.
+    let keys = codec.withLock { $0.keys }
+    let channel = SealedChunkChannel()
+    let sealer = Task {
+      do {
+        let codec = try CookieRowCodec(keys: keys)
+        var start = changes.startIndex
+        while start < changes.endIndex {
+          let end = min(start + pipelineChunk, changes.endIndex)
+          let chunk = try seal(
+            changes: changes[start..<end], accessed: end == changes.endIndex ? accessed : [],
+            codec: codec, keepsSessionCookies: keepsSessionCookies)
+          guard channel.send(chunk) else { return }
+          start = end
+        }
+        channel.finish()
+      } catch {
+        channel.finish(throwing: error)
+      }
+    }
+    do {
+      try await database.write { connection in
+        try Self.withBulkCache(connection, rows: changes.count) {
+          while let chunk = try channel.receive() { try chunk.apply(to: connection) }
+        }
+      }
+    } catch {
+      channel.cancel()
+      await sealer.value
+      throw error
+    }
+    await sealer.value
+  }
+
+  /// Seals changes into statements, in order. Session cookies are written
+  /// only when the store keeps them; removals always delete.
+  private static func seal(
+    changes: ArraySlice<CookieChange>, accessed: [Cookie], codec: CookieRowCodec,
+    keepsSessionCookies: Bool
+  ) throws -> CookieRowBatch {
+    var batch = CookieRowBatch(capacity: changes.count)
+    try changes.withUnsafeBufferPointer { changes in
+      // Through a pointer: no copy of each change (and no retain of its
+      // strings, whose reference counts are cold after a large import).
+      for change in changes.indices.lazy.map({ changes.baseAddress! + $0 }) {
+        if change.pointee.isRemoval {
+          batch.operations.append(.delete(try codec.identityHash(change.pointee.cookie.identity)))
+        } else if keepsSessionCookies || !change.pointee.cookie.isSession {
+          batch.operations.append(
+            .upsert(try codec.appendRow(for: change.pointee.cookie, to: &batch)))
+        }
+      }
+    }
+    for cookie in accessed where keepsSessionCookies || !cookie.isSession {
+      batch.operations.append(
+        .touch(try codec.identityHash(cookie.identity), cookie.lastAccessedAt.timeIntervalSince1970)
+      )
+    }
+    return batch
+  }
+
+  /// Above this many rows a write gets a larger page cache for its
+  /// transaction (``bulkCacheKiB``), then the default again.
+  static let bulkCacheThreshold = 2000
+  /// The page cache of a bulk write: enough for the unique index of a few
+  /// hundred thousand rows, so index pages are not spilled to the WAL and
+  /// read back while the transaction runs.
+  static let bulkCacheKiB = 32 * 1024
+
+  /// Runs `body` with a page cache of ``bulkCacheKiB`` when `rows` is large.
+  static func withBulkCache<T>(_ connection: SQLiteConnection, rows: Int, _ body: () throws -> T)
+    throws -> T
+  {
+    guard rows >= bulkCacheThreshold else { return try body() }
+    let size = try connection.makeStatement("PRAGMA cache_size")
+    let previous = try size.step() ? size.int64(at: 0) : -2000
+    size.reset()
+    try connection.execute("PRAGMA cache_size = -\(bulkCacheKiB)")
+    defer { try? connection.execute("PRAGMA cache_size = \(previous)") }
+    return try body()
+  }
+}
+
+extension CookieLoad {
+  /// The load made of chunks opened in row-id order: concatenated, then
+  /// sorted by creation time and row id unless the rows were already in
+  /// that order.
+  init(merging parts: [SQLiteCookieBackend.OpenedRows], sorted: Bool, dataVersion: Int64) {
+    let total = parts.reduce(0) { $0 + $1.count }
+    var cookies = [Cookie](unsafeUninitializedCapacity: total) { buffer, initialized in
+      for part in parts {
+        part.moveCookies(to: buffer.baseAddress! + initialized)
+        initialized += part.count
+      }
+    }
+    if !sorted {
+      let ids = parts.flatMap(\.ids)
+      let order = cookies.indices.sorted {
+        (cookies[$0].createdAt, ids[$0]) < (cookies[$1].createdAt, ids[$1])
+      }
+      cookies = order.map { cookies[$0] }
+    }
+    self.init(cookies: cookies, damagedRows: parts.flatMap(\.damaged), dataVersion: dataVersion)
   }
 }

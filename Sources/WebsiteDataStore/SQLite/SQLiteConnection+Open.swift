@@ -67,6 +67,24 @@ extension SQLiteConnection {
     }
   }
 
+  /// SQLite reports a `-wal` or `-shm` file it cannot create (a read-only
+  /// folder) as `SQLITE_CANTOPEN` with the `errno` of its read-only retry,
+  /// `ENOENT`, which would read as "not found" for a store that exists. Says
+  /// what is wrong instead when the folder is not writable.
+  static func explainCantOpen(_ error: any Error, path: String) -> any Error {
+    guard let storeError = error as? WebsiteDataStoreError, storeError.code == .notFound,
+      (storeError.underlying as? SQLiteResult.Failure)?.primaryCode == SQLITE_CANTOPEN,
+      access(path, F_OK) == 0
+    else { return error }
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    guard access(folder, W_OK) != 0 else { return error }
+    return WebsiteDataStoreError(
+      .readOnly,
+      "open: the folder \(folder) is read-only; SQLite needs to create the store's -wal and"
+        + " -shm files there", underlying: storeError.underlying)
+  }
+
   /// Removes a file this connection created before opening failed.
   static func removeCreatedFile(at path: String) {
     _ = unlink(path)
@@ -99,8 +117,11 @@ extension SQLiteConnection {
   /// of `sqlite_master`, which fails with `SQLITE_NOTADB` on a foreign file;
   /// then `journal_mode = WAL` (read-write only; verified),
   /// `synchronous = FULL` (a commit is durable when it returns),
-  /// `secure_delete = ON` (deleted cookies are overwritten) and
-  /// `foreign_keys = ON`.
+  /// `secure_delete = ON` (deleted cookies are overwritten),
+  /// `foreign_keys = ON` and `journal_size_limit` = 4 MiB (the WAL file,
+  /// which SQLite reuses rather than shrinks, is cut back to that size at the
+  /// next commit after a checkpoint, instead of keeping the size of the
+  /// largest transaction ever written, such as a bulk import).
   func configure(mode: Mode, busyTimeout: Duration) throws {
     let db = try handle("configure")
     guard busyTimeout >= .zero else {
@@ -135,6 +156,7 @@ extension SQLiteConnection {
       PRAGMA synchronous = FULL;
       PRAGMA secure_delete = ON;
       PRAGMA foreign_keys = ON;
+      PRAGMA journal_size_limit = 4194304;
       """)
   }
 }

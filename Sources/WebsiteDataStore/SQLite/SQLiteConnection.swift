@@ -85,7 +85,7 @@ package final class SQLiteConnection {
       try configure(mode: mode, busyTimeout: busyTimeout)
     } catch {
       if created { Self.removeCreatedFile(at: path) }
-      throw error
+      throw Self.explainCantOpen(error, path: path)
     }
   }
 

@@ -92,7 +92,29 @@ package final class SQLiteStatement {
     case .null:
       rc = sqlite3_bind_null(statement, position)
     }
-    try SQLiteResult.check(rc, db: db, context: "bind parameter \(index)")
+    try checkBind(rc, at: index)
+  }
+
+  /// Binds a blob given as raw bytes, copied by SQLite (`SQLITE_TRANSIENT`),
+  /// without building an array; empty bytes bind an empty blob, not NULL.
+  package func bind(bytes: UnsafeRawBufferPointer, at index: Int) throws {
+    let position = Int32(clamping: index)
+    let rc: Int32
+    if let base = bytes.baseAddress, !bytes.isEmpty {
+      rc = websitedata_sqlite3_bind_blob_transient(statement, position, base, UInt64(bytes.count))
+    } else {
+      rc = sqlite3_bind_zeroblob(statement, position, 0)
+    }
+    try checkBind(rc, at: index)
+  }
+
+  /// Throws the bind error for a failed `rc`; the message (which names the
+  /// parameter) is built only on failure, as binding is on hot paths.
+  @inline(__always)
+  private func checkBind(_ rc: Int32, at index: Int) throws(WebsiteDataStoreError) {
+    if rc != SQLITE_OK {
+      throw SQLiteResult.error(rc, db: db, context: "bind parameter \(index)")
+    }
   }
 
   /// Binds `values` to parameters 1, 2, …; their number must match
@@ -224,6 +246,21 @@ package final class SQLiteStatement {
     guard let bytes = sqlite3_column_blob(statement, column) else { return [] }
     let count = Int(sqlite3_column_bytes(statement, column))
     return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+  }
+
+  /// Calls `body` with the bytes of blob column `index` as SQLite holds them
+  /// (`sqlite3_column_blob`, no copy); `nil` if the column is NULL, without
+  /// calling `body`. The bytes are valid only inside `body`: the next
+  /// `step()` or `reset()` frees them.
+  package func withBlob<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows
+    -> R?
+  {
+    let column = Int32(clamping: index)
+    guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+    // Per the API, call sqlite3_column_blob() before sqlite3_column_bytes().
+    let bytes = sqlite3_column_blob(statement, column)
+    let count = Int(sqlite3_column_bytes(statement, column))
+    return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
   }
 
   /// Column `index` in its own storage class (`sqlite3_column_type`).

@@ -31,6 +31,8 @@ package protocol CookiePersistence: Sendable {
   func externalChanges() async throws -> CookieLoad?
   /// Records that the store now reflects `load`.
   func accept(_ load: CookieLoad)
+  /// Forgets the accepted load: the next ``externalChanges()`` reloads.
+  func invalidate()
   /// Makes deleted data unrecoverable from the files (a TRUNCATE checkpoint).
   func purge() async throws
 }

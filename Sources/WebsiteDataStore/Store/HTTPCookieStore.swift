@@ -225,7 +225,11 @@ public actor HTTPCookieStore {
         try await persistence.wait(ticket)
         if purge { try await persistence.purge() }
       } catch {
-        if let load = try? await persistence.loadCookies() { replaceJar(with: load) }
+        // Batches queued behind this one may still commit: reload only once
+        // the queue is idle (syncWithDisk drains it first) and only if the
+        // jar did not change meanwhile; otherwise the next sync reloads.
+        persistence.invalidate()
+        await syncWithDisk()
         throw error
       }
     }

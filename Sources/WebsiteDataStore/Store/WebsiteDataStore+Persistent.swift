@@ -23,10 +23,17 @@ extension WebsiteDataStore {
   ) async throws -> WebsiteDataStore {
     let (database, dataKey) = try await PersistentStoreFile.open(
       path: path, key: key, create: options.createIfMissing, now: clock.now())
-    let backend = SQLiteCookieBackend(
-      database: database, keys: try KeyMaterial(dataKey: dataKey), facts: domainFacts,
-      keepsSessionCookies: options.keepsSessionCookies)
-    let load = try await backend.loadCookies()
+    let backend: SQLiteCookieBackend
+    let load: CookieLoad
+    do {
+      backend = SQLiteCookieBackend(
+        database: database, keys: try KeyMaterial(dataKey: dataKey), facts: domainFacts,
+        keepsSessionCookies: options.keepsSessionCookies)
+      load = try await backend.loadCookies()
+    } catch {
+      await database.close()  // release the file before throwing
+      throw error
+    }
     let cookieStore = HTTPCookieStore(
       configuration: configuration, clock: clock, domainFacts: domainFacts, persistence: backend,
       initialLoad: load)

@@ -91,7 +91,8 @@ enum FaultTestSupport {
     var cookies: [String: String] = [:]
     for index in 0..<count {
       let prefix = "value\(index)-"
-      cookies["n\(index)"] = prefix + String(repeating: "x", count: max(0, valueSize - prefix.count))
+      cookies["n\(index)"] =
+        prefix + String(repeating: "x", count: max(0, valueSize - prefix.count))
     }
     return cookies
   }
@@ -99,6 +100,19 @@ enum FaultTestSupport {
   /// The bytes of the file at `path`, or `nil` if there is none.
   static func bytes(_ path: String) -> [UInt8]? {
     FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+  }
+
+  /// Checks that the store at `path` still holds exactly `before`: first
+  /// that its WAL is absent or empty (a write not yet checkpointed sits
+  /// there), then that the file has the same bytes (where a checkpoint by a
+  /// closing connection would have moved such a write).
+  static func expectUntouched(
+    _ path: String, _ before: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let wal = SQLiteTestSupport.size(path + "-wal") ?? 0
+    #expect(
+      wal == 0, "the store was written: its WAL holds \(wal) bytes", sourceLocation: sourceLocation)
+    #expect(bytes(path) == before, "the store file changed", sourceLocation: sourceLocation)
   }
 
   /// Whether a file (of any kind) exists at `path`.

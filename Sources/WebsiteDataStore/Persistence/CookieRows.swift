@@ -1,0 +1,221 @@
+import CookieCore
+
+/// The `cookies` table's columns, in the order every statement uses.
+enum CookieColumns {
+  /// The column list of inserts and reads (after `id` for reads).
+  static let list =
+    "identity_hash, sealed, host_only, secure, http_only, same_site, expires, created,"
+    + " last_access, last_update, source_scheme, source_port, source"
+
+  /// Inserts a row, or updates every column of the row with its identity.
+  static let upsertSQL =
+    "INSERT INTO cookies (\(list)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    + " ON CONFLICT(identity_hash) DO UPDATE SET sealed = excluded.sealed,"
+    + " host_only = excluded.host_only, secure = excluded.secure,"
+    + " http_only = excluded.http_only, same_site = excluded.same_site,"
+    + " expires = excluded.expires, created = excluded.created,"
+    + " last_access = excluded.last_access, last_update = excluded.last_update,"
+    + " source_scheme = excluded.source_scheme, source_port = excluded.source_port,"
+    + " source = excluded.source"
+  static let deleteSQL = "DELETE FROM cookies WHERE identity_hash = ?"
+  static let touchSQL = "UPDATE cookies SET last_access = ? WHERE identity_hash = ?"
+  /// Every row in row-id order (see ``CookieRowSnapshot/read(_:)``).
+  static let selectSQL = "SELECT id, \(list) FROM cookies"
+}
+
+/// One write batch with its values already sealed: the statements to run in
+/// order, and the sealed rows they insert, packed into one buffer (a batch of
+/// 100,000 cookies makes a few large allocations, not a few per cookie).
+struct CookieRowBatch: Sendable {
+  /// One statement of the batch.
+  enum Operation: Sendable {
+    /// Insert or replace row `index` of ``rows``.
+    case upsert(Int)
+    /// Delete the row with this identity hash.
+    case delete(RowHash)
+    /// Set the last-access time of the row with this identity hash.
+    case touch(RowHash, Double)
+  }
+
+  /// The bound values of one row, but for its sealed blob, which is
+  /// `sealed[sealedStart..<sealedStart + sealedCount]`.
+  struct Row: Sendable {
+    var identity: RowHash
+    var sealedStart: Int
+    var sealedCount: Int
+    var isHostOnly: Bool
+    var isSecure: Bool
+    var isHTTPOnly: Bool
+    var sameSite: Int64
+    var expires: Double?
+    var created: Double
+    var lastAccess: Double
+    var lastUpdate: Double
+    var sourceScheme: Int64
+    var sourcePort: Int64?
+    var source: Int64
+  }
+
+  /// The sealed blobs of ``rows``, back to back.
+  var sealed: [UInt8] = []
+  var rows: [Row] = []
+  var operations: [Operation] = []
+
+  /// Room for `count` rows of about 100 sealed bytes.
+  init(capacity count: Int = 0) {
+    sealed.reserveCapacity(count * 112)
+    rows.reserveCapacity(count)
+    operations.reserveCapacity(count)
+  }
+
+  var isEmpty: Bool { operations.isEmpty }
+
+  /// Runs the statements in order, inside the caller's transaction. Each
+  /// statement is prepared once per batch and reused (bind, step, reset).
+  func apply(to connection: SQLiteConnection) throws {
+    var upsert: SQLiteStatement?
+    var delete: SQLiteStatement?
+    var touch: SQLiteStatement?
+    try sealed.withUnsafeBytes { sealed in
+      for operation in operations {
+        switch operation {
+        case .upsert(let index):
+          let statement = try upsert ?? connection.prepare(CookieColumns.upsertSQL)
+          upsert = statement
+          try bind(rows[index], sealed: sealed, to: statement)
+          try statement.run()
+        case .delete(let identity):
+          let statement = try delete ?? connection.prepare(CookieColumns.deleteSQL)
+          delete = statement
+          try identity.withUnsafeBytes { try statement.bind(bytes: $0, at: 1) }
+          try statement.run()
+        case .touch(let identity, let time):
+          let statement = try touch ?? connection.prepare(CookieColumns.touchSQL)
+          touch = statement
+          try statement.bind(time, at: 1)
+          try identity.withUnsafeBytes { try statement.bind(bytes: $0, at: 2) }
+          try statement.run()
+        }
+      }
+    }
+  }
+
+  /// Binds the 13 columns of ``CookieColumns/list``.
+  private func bind(_ row: Row, sealed: UnsafeRawBufferPointer, to statement: SQLiteStatement)
+    throws
+  {
+    try row.identity.withUnsafeBytes { try statement.bind(bytes: $0, at: 1) }
+    try statement.bind(
+      bytes: UnsafeRawBufferPointer(
+        rebasing: sealed[row.sealedStart..<row.sealedStart + row.sealedCount]), at: 2)
+    try statement.bind(row.isHostOnly, at: 3)
+    try statement.bind(row.isSecure, at: 4)
+    try statement.bind(row.isHTTPOnly, at: 5)
+    try statement.bind(row.sameSite, at: 6)
+    if let expires = row.expires {
+      try statement.bind(expires, at: 7)
+    } else {
+      try statement.bindNull(at: 7)
+    }
+    try statement.bind(row.created, at: 8)
+    try statement.bind(row.lastAccess, at: 9)
+    try statement.bind(row.lastUpdate, at: 10)
+    try statement.bind(row.sourceScheme, at: 11)
+    if let port = row.sourcePort {
+      try statement.bind(port, at: 12)
+    } else {
+      try statement.bindNull(at: 12)
+    }
+    try statement.bind(row.source, at: 13)
+  }
+}
+
+/// Every row of the `cookies` table as stored (sealed), read in one pass on
+/// the database thread and opened afterwards, possibly on several threads.
+struct CookieRowSnapshot: Sendable {
+  /// The columns of one row; its sealed blob is
+  /// `sealed[sealedStart..<sealedStart + sealedCount]` (`sealedCount` is -1
+  /// for NULL).
+  struct Row: Sendable {
+    var id: Int64
+    /// `nil` when the column does not hold a 16-byte blob.
+    var identity: RowHash?
+    var sealedStart: Int
+    var sealedCount: Int
+    var isHostOnly: Bool
+    var isSecure: Bool
+    var isHTTPOnly: Bool
+    var sameSite: Int
+    var expires: Double?
+    var created: Double
+    var lastAccess: Double
+    var lastUpdate: Double
+    var sourceScheme: Int
+    var sourcePort: Int?
+    var source: Int
+  }
+
+  /// The sealed blobs of ``rows``, back to back.
+  var sealed: [UInt8] = []
+  /// The rows by creation time, then row id (the order the jar was built in).
+  var rows: [Row] = []
+
+  /// Reads every row of the table, by creation time, then row id.
+  static func read(_ connection: SQLiteConnection) throws -> CookieRowSnapshot {
+    var snapshot = CookieRowSnapshot()
+    let sorted = try read(connection, chunkRows: .max) { snapshot = $0 }
+    if !sorted {
+      snapshot.rows.sort { ($0.created, $0.id) < ($1.created, $1.id) }
+    }
+    return snapshot
+  }
+
+  /// Reads every row of the table in row-id order, handing `send` a
+  /// snapshot of each `chunkRows` rows as soon as it is read.
+  ///
+  /// Row ids grow with time and a replacement keeps its row and its creation
+  /// time, so row-id order is nearly always creation order: the caller
+  /// sorts (by creation, then row id) only when the returned flag says the
+  /// rows were not in creation order. That is ORDER BY created, id without
+  /// SQLite copying every record into a sorter first.
+  ///
+  /// - Returns: whether the rows came in creation order.
+  static func read(
+    _ connection: SQLiteConnection, chunkRows: Int, send: (CookieRowSnapshot) -> Void
+  ) throws -> Bool {
+    var snapshot = CookieRowSnapshot()
+    let statement = try connection.prepare(CookieColumns.selectSQL)
+    var sorted = true
+    var lastCreated = -Double.infinity
+    try statement.forEachRow { row in
+      if snapshot.rows.count == chunkRows {
+        send(snapshot)
+        snapshot = CookieRowSnapshot()
+      }
+      if snapshot.rows.isEmpty, chunkRows < .max {
+        snapshot.rows.reserveCapacity(chunkRows)
+        snapshot.sealed.reserveCapacity(chunkRows * 112)
+      }
+      let start = snapshot.sealed.count
+      let sealedCount =
+        row.withBlob(at: 2) { blob in
+          snapshot.sealed.append(contentsOf: blob)
+          return blob.count
+        } ?? -1
+      let created = row.double(at: 8)
+      if created < lastCreated { sorted = false }
+      lastCreated = created
+      snapshot.rows.append(
+        Row(
+          id: row.int64(at: 0), identity: row.withBlob(at: 1) { RowHash(bytes: $0) } ?? nil,
+          sealedStart: start, sealedCount: sealedCount, isHostOnly: row.bool(at: 3),
+          isSecure: row.bool(at: 4), isHTTPOnly: row.bool(at: 5), sameSite: row.int(at: 6),
+          expires: row.isNull(at: 7) ? nil : row.double(at: 7), created: created,
+          lastAccess: row.double(at: 9), lastUpdate: row.double(at: 10),
+          sourceScheme: row.int(at: 11), sourcePort: row.isNull(at: 12) ? nil : row.int(at: 12),
+          source: row.int(at: 13)))
+    }
+    if !snapshot.rows.isEmpty || chunkRows == .max { send(snapshot) }
+    return sorted
+  }
+}
