@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Runs the peer benchmarks of ../shared/bench (W1 parse, W2 lookup, W3 ingest) with this engine
+# Runs the peer benchmarks of ../shared/bench (W1 parse, W2 lookup, W3 ingest, W4 persist) with this engine
 # (`sitedata-bench`) interleaved with the peers, then prints the engine's rate over each peer's.
 #
-#   Scripts/bench.sh                        # W1|W2|W3, 3 runs each, medians
+#   Scripts/bench.sh                        # W1|W2|W3|W4, 3 runs each, medians
 #   RUNS=5 ONLY='W2' Scripts/bench.sh
 #   SCRATCH_PATH=/tmp/build-bench Scripts/bench.sh   # build outside .build
 #
-# Environment: ONLY (job regex, default W1|W2|W3), RUNS (default 3), BENCH_WORK (data, builds and
+# Environment: ONLY (job regex, default W1|W2|W3|W4), RUNS (default 3), BENCH_WORK (data, builds and
 # results of the peers; default /tmp/websitedata-peer-bench), SHARED_BENCH (the peer benchmark
 # folder; default ../shared/bench next to the repository), SCRATCH_PATH (swift build scratch path).
-# Targets: W1 >= 2x Go, W2 >= 10x Go at 20k and 200k, W3 >= 2x Go.
+# Targets: W1 >= 2x Go, W2 >= 10x Go at 20k and 200k, W3 >= 2x Go; W4 save within 2x of Python,
+# W4 load >= 10x libcurl and faster than Python.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 shared="${SHARED_BENCH:-$repo/../shared/bench}"
@@ -26,7 +27,7 @@ bin="$bindir/sitedata-bench"
 
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
-ENGINE_BENCH="$bin" ONLY="${ONLY:-W1|W2|W3}" RUNS="${RUNS:-3}" \
+ENGINE_BENCH="$bin" ONLY="${ONLY:-W1|W2|W3|W4}" RUNS="${RUNS:-3}" \
   BENCH_WORK="${BENCH_WORK:-/tmp/websitedata-peer-bench}" "$shared/run-peers.sh" | tee "$summary"
 
 echo
@@ -37,7 +38,10 @@ import sys
 ENGINE = "websitedata"
 # (workload, peer, minimum ratio)
 TARGETS = [("W1", "go-cookiejar", 2), ("W2-20k", "go-cookiejar", 10),
-           ("W2-200k", "go-cookiejar", 10), ("W3", "go-cookiejar", 2)]
+           ("W2-200k", "go-cookiejar", 10), ("W3", "go-cookiejar", 2),
+           # W4 (issue #3): save within 2x of Python's; load >= 10x libcurl's and faster than Python's
+           ("W4-save", "python-cookiejar", 0.5), ("W4-load", "libcurl", 10),
+           ("W4-load", "python-cookiejar", 1)]
 
 
 def human(rate):
@@ -70,6 +74,9 @@ for workload in order:
         extra = "  (sample_exact=%s/%s sameset=%s, jar=%s)" % (
             notes.get("sample_exact"), notes.get("samples"), notes.get("sample_sameset"),
             notes.get("jar"))
+    elif workload.startswith("W4"):
+        extra = "  (%s s, bytes=%s, open+first lookup %s s)" % (
+            notes.get("secs", "?"), notes.get("bytes", "-"), notes.get("open_first_lookup_secs", "-"))
     elif workload == "W3":
         extra = "  (jar=%s, RFC 6265 expects %s)" % (notes.get("jar"), notes.get("expected_full"))
     print("%-8s %s %s %s%s" % (workload, ENGINE, human(rate), unit, extra))

@@ -30,7 +30,7 @@ struct FixedDomainFacts: DomainFacts {
 /// Builders for jar tests.
 enum JarTesting {
   static let facts = FixedDomainFacts()
-  static let start = Date(timeIntervalSince1970: 1_795_996_800)  // 2026-12-01T00:00:00Z
+  static let start = Date(timeIntervalSince1970: 1_795_996_800)  // 2026-11-30T00:00:00Z
 
   static func url(_ string: String) -> URLRecord {
     // Test URLs are literals known to be valid.

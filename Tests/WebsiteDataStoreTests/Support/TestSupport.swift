@@ -6,7 +6,7 @@ import WebsiteDataStore
 /// Helpers shared by the store tests.
 enum TestSupport {
   /// A fixed instant before every time bomb in the http-state suite (2027-04-18).
-  static let fixedNow = Date(timeIntervalSince1970: 1_795_996_800)  // 2026-12-01T00:00:00Z
+  static let fixedNow = Date(timeIntervalSince1970: 1_795_996_800)  // 2026-11-30T00:00:00Z
 
   /// The folder of the test fixtures.
   static let fixtures = URL(fileURLWithPath: #filePath)
