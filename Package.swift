@@ -69,7 +69,7 @@ let package = Package(
       exclude: ["Fixtures"],
       swiftSettings: strictSettings),
     .testTarget(
-      name: "SiteDataCLITests", dependencies: ["SiteDataCLI"],
+      name: "SiteDataCLITests", dependencies: ["SiteDataCLI", "WebsiteData"],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]

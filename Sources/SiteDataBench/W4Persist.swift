@@ -16,7 +16,15 @@ enum W4Persist {
   static func save(_ arguments: [String]) {
     let (input, out) = (SetCookieLines(path: arguments[0]), arguments[1])
     var jar = Bench.emptyJar()
-    input.forEach { url, line in _ = Bench.setCookie(line, for: url, in: &jar, now: Bench.epoch) }
+    // As W2 does: lines RFC 6265bis §5.7 step 14 refuses (an http response
+    // shadowing a Secure cookie) are stored through the API, as a cookie
+    // file would load them, so that the jar holds every cookie of the set.
+    input.forEach { url, line in
+      _ = Bench.setCookie(line, for: url, in: &jar, now: Bench.epoch, importingShadows: true)
+    }
+    if jar.count != input.count {
+      Bench.note("w4save: the jar holds \(jar.count) of \(input.count) cookies")
+    }
     let cookies = jar.allCookies
     for suffix in ["", "-wal", "-shm", ".key"] {
       try? FileManager.default.removeItem(atPath: out + suffix)

@@ -2,7 +2,9 @@
 /// to one command.
 enum SiteData {
   /// Every command, in the order `sitedata help` lists them.
-  static var commands: [any Command.Type] { [HelpCommand.self, ReplayCommand.self] }
+  static var commands: [any Command.Type] {
+    [HelpCommand.self, ReplayCommand.self, StoreCommand.self]
+  }
 
   /// The top-level synopsis.
   static let usage = "sitedata <command> [<arguments>]"

@@ -26,14 +26,23 @@ import Testing
     ("browser-initiated navigation", .navigation(to: JarTesting.url("https://www.site.com/"))),
     ("cross-site navigation GET", .navigation(to: site, initiator: other)),
     ("cross-site navigation POST", .navigation(to: site, initiator: other, method: "POST")),
-    ("same-site subresource", .subresource(JarTesting.url("https://cdn.site.com/x"), topLevel: site)),
+    (
+      "same-site subresource",
+      .subresource(JarTesting.url("https://cdn.site.com/x"), topLevel: site)
+    ),
     ("cross-site subresource", .subresource(site, topLevel: other)),
-    ("same-site subresource started by a cross-site initiator",
-      .subresource(site, topLevel: site, initiator: other)),
-    ("navigation through a cross-site redirect",
-      .navigation(to: site, redirectChain: [JarTesting.url("https://other.com/r")])),
-    ("schemefully cross-site subresource",
-      .subresource(site, topLevel: JarTesting.url("http://site.com/"))),
+    (
+      "same-site subresource started by a cross-site initiator",
+      .subresource(site, topLevel: site, initiator: other)
+    ),
+    (
+      "navigation through a cross-site redirect",
+      .navigation(to: site, redirectChain: [JarTesting.url("https://other.com/r")])
+    ),
+    (
+      "schemefully cross-site subresource",
+      .subresource(site, topLevel: JarTesting.url("http://site.com/"))
+    ),
   ]
 
   static let expectedLaxByDefault: [String: String?] = [
@@ -61,7 +70,10 @@ import Testing
     let post = CookieRequestContext.navigation(to: Self.site, initiator: Self.other, method: "POST")
     #expect(jar.header(post, at: JarTesting.start + 119) == "none=1; unspecified=1")
     #expect(jar.header(post, at: JarTesting.start + 120) == "none=1")
-    #expect(jar.reasons(of: "unspecified", post, at: JarTesting.start + 121) == [.sameSiteUnspecifiedTreatedAsLax])
+    #expect(
+      jar.reasons(of: "unspecified", post, at: JarTesting.start + 121) == [
+        .sameSiteUnspecifiedTreatedAsLax
+      ])
     #expect(jar.reasons(of: "lax", post, at: JarTesting.start + 121) == [.sameSiteLax])
     #expect(jar.reasons(of: "strict", post, at: JarTesting.start + 121) == [.sameSiteStrict])
   }
@@ -133,7 +145,9 @@ import Testing
     let underShop = CookieRequestContext.subresource(
       JarTesting.url("https://tracker.com/pixel"), topLevel: JarTesting.url("https://shop.com/"))
     let result = jar.set("chip=1; SameSite=None; Secure; Partitioned; Path=/", underNews)
-    #expect(result.cookie?.partitionKey == CookiePartitionKey(topLevelSite: "https://news.com", hasCrossSiteAncestor: true))
+    #expect(
+      result.cookie?.partitionKey
+        == CookiePartitionKey(topLevelSite: "https://news.com", hasCrossSiteAncestor: true))
     #expect(jar.header(underNews) == "chip=1")
     #expect(jar.header(underShop) == nil)
     #expect(jar.reasons(of: "chip", underShop) == [.partitionMismatch])
@@ -152,17 +166,22 @@ import Testing
   @Test func firstPartyPartitionedCookieUsesTheSameSiteBit() {
     var jar = JarTesting.jar()
     let result = jar.set("p=1; Secure; Partitioned; Domain=news.com", from: "https://news.com/")
-    #expect(result.cookie?.partitionKey == CookiePartitionKey(topLevelSite: "https://news.com", hasCrossSiteAncestor: false))
+    #expect(
+      result.cookie?.partitionKey
+        == CookiePartitionKey(topLevelSite: "https://news.com", hasCrossSiteAncestor: false))
     #expect(jar.header(for: "https://news.com/") == "p=1")
     // A same-site subresource of news.com shares the partition.
-    let sub = CookieRequestContext.subresource(JarTesting.url("https://img.news.com/"), topLevel: JarTesting.url("https://news.com/"))
+    let sub = CookieRequestContext.subresource(
+      JarTesting.url("https://img.news.com/"), topLevel: JarTesting.url("https://news.com/"))
     #expect(jar.header(sub) == "p=1")
   }
 
   @Test func partitionLimitsCountAndBytes() {
     var jar = JarTesting.jar { $0.limits.perPartitionDomainBytes = 100 }
     for index in 0..<6 {
-      jar.set("c\(index)=\(String(repeating: "x", count: 19)); Secure; Partitioned; SameSite=None", Self.thirdParty, at: JarTesting.start + Double(index))
+      jar.set(
+        "c\(index)=\(String(repeating: "x", count: 19)); Secure; Partitioned; SameSite=None",
+        Self.thirdParty, at: JarTesting.start + Double(index))
     }
     // 21 bytes each: at most 4 fit in 100 bytes.
     #expect(jar.count == 4)
@@ -174,7 +193,8 @@ import Testing
     jar.set("a=1", from: "https://e.com/")
     jar.configuration.thirdPartyPolicy = .blockAll
     #expect(jar.header(for: "https://e.com/") == nil)
-    #expect(jar.reasons(of: "a", .navigation(to: JarTesting.url("https://e.com/"))) == [.blockedByPolicy])
+    #expect(
+      jar.reasons(of: "a", .navigation(to: JarTesting.url("https://e.com/"))) == [.blockedByPolicy])
   }
 
   @Test func explainListsEveryCookieOfTheSiteWithReasons() {
@@ -183,9 +203,12 @@ import Testing
     jar.set("path=1; Path=/private", from: "https://www.e.com/")
     jar.set("sec=1; Secure", from: "https://www.e.com/")
     let context = CookieRequestContext.navigation(to: JarTesting.url("http://www.e.com/"))
-    let result = jar.lookup(context, sites: ContextSites(context, facts: JarTesting.facts), now: JarTesting.start, explain: true)
+    let result = jar.lookup(
+      context, sites: ContextSites(context, facts: JarTesting.facts), now: JarTesting.start,
+      explain: true)
     #expect(result.header == nil)
-    let reasons = Dictionary(uniqueKeysWithValues: result.excluded.map { ($0.cookie.name, $0.status.reasons) })
+    let reasons = Dictionary(
+      uniqueKeysWithValues: result.excluded.map { ($0.cookie.name, $0.status.reasons) })
     #expect(reasons == ["host": [.domainMismatch], "path": [.notOnPath], "sec": [.secureOnly]])
   }
 }
@@ -200,10 +223,11 @@ extension CookieJarContextTests {
     jar.set("path=1; Path=/deep/er; Domain=site.com", from: "https://site.com/")
     jar.set("host=1", from: "http://www.site.com/")
     jar.configuration.thirdPartyPolicy = policy
-    let contexts = Self.contexts.map(\.1) + [
-      Self.thirdParty, .script(document: JarTesting.url("https://www.site.com/deep/er/x")),
-      .navigation(to: JarTesting.url("http://www.site.com/deep/er")),
-    ]
+    let contexts =
+      Self.contexts.map(\.1) + [
+        Self.thirdParty, .script(document: JarTesting.url("https://www.site.com/deep/er/x")),
+        .navigation(to: JarTesting.url("http://www.site.com/deep/er")),
+      ]
     for context in contexts {
       for offset in [60.0, 600] {
         let sites = ContextSites(context, facts: JarTesting.facts)

@@ -47,7 +47,8 @@ import Testing
   @Test func ipLiteralHostsAreHostOnly() {
     var jar = JarTesting.jar()
     #expect(jar.set("a=1; Domain=127.0.0.1", from: "http://127.0.0.1/").cookie?.isHostOnly == true)
-    #expect(jar.set("b=1; Domain=0.0.1", from: "http://127.0.0.1/").status.contains(.domainMismatch))
+    #expect(
+      jar.set("b=1; Domain=0.0.1", from: "http://127.0.0.1/").status.contains(.domainMismatch))
     #expect(jar.set("c=1; Domain=::1", from: "http://[::1]/").isAccepted)
     #expect(jar.header(for: "http://127.0.0.1/") == "a=1")
     #expect(jar.header(for: "http://[::1]/") == "c=1")
@@ -73,7 +74,8 @@ import Testing
     jar.set("mid=1; Path=/a", from: "http://example.com/", at: t0 + 3)
     // Replacing keeps the creation time, hence the place.
     jar.set("first=2; Path=/", from: "http://example.com/", at: t0 + 4)
-    #expect(jar.header(for: "http://example.com/a/b", at: t0 + 5) == "deep=1; mid=1; first=2; second=1")
+    #expect(
+      jar.header(for: "http://example.com/a/b", at: t0 + 5) == "deep=1; mid=1; first=2; second=1")
   }
 
   @Test func replacementKeepsCreationTimeAndReportsChanges() {
@@ -88,7 +90,8 @@ import Testing
   @Test func maxAgeOverExpiresAndFourHundredDayCap() {
     var jar = JarTesting.jar()
     let now = JarTesting.start
-    let both = jar.set("a=1; Max-Age=60; Expires=Wed, 01 Jan 2031 00:00:00 GMT", from: "http://e.com/")
+    let both = jar.set(
+      "a=1; Max-Age=60; Expires=Wed, 01 Jan 2031 00:00:00 GMT", from: "http://e.com/")
     #expect(both.cookie?.expiresAt == now + 60)
     let far = jar.set("b=1; Expires=Fri, 01 Jan 2100 00:00:00 GMT", from: "http://e.com/")
     #expect(far.cookie?.expiresAt == now + 400 * 86_400)
@@ -137,8 +140,10 @@ import Testing
     var jar = JarTesting.jar()
     jar.set("s=1; Secure; Path=/", from: "https://www.e.com/")
     #expect(jar.set("s=2", from: "http://www.e.com/").status.contains(.overwriteSecure))
-    #expect(jar.set("s=2; Path=/deeper", from: "http://www.e.com/").status.contains(.overwriteSecure))
-    #expect(jar.set("s=2; Domain=e.com", from: "http://www.e.com/").status.contains(.overwriteSecure))
+    #expect(
+      jar.set("s=2; Path=/deeper", from: "http://www.e.com/").status.contains(.overwriteSecure))
+    #expect(
+      jar.set("s=2; Domain=e.com", from: "http://www.e.com/").status.contains(.overwriteSecure))
     // A different name, or a path the new path does not path-match, is fine.
     #expect(jar.set("t=2", from: "http://www.e.com/").isAccepted)
     #expect(jar.set("s=3", from: "https://www.e.com/").isAccepted)

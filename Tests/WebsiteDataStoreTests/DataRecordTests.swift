@@ -32,7 +32,8 @@ import WebsiteDataStore
     let store = try await kind.makeStore(clock: clock)
     try await Self.fill(store, clock: clock)
     let records = await store.dataRecords(ofTypes: [.cookies])
-    try await store.removeData(ofTypes: [.cookies], for: records.filter { $0.displayName == "example.com" })
+    try await store.removeData(
+      ofTypes: [.cookies], for: records.filter { $0.displayName == "example.com" })
     #expect(await store.httpCookieStore.allCookies().map(\.domain) == ["other.org"])
     // Removing another type leaves cookies alone.
     try await store.removeData(ofTypes: [.hsts], for: records)

@@ -21,7 +21,8 @@ import WebsiteDataStore
     #expect(results[2].status.reasons == [.disallowedCharacter])
     #expect(results[3].status.reasons == [.domainMismatch])
     // Read-after-write.
-    let header = await store.httpCookieStore.cookieHeader(for: try Self.context("http://www.example.com/"))
+    let header = await store.httpCookieStore.cookieHeader(
+      for: try Self.context("http://www.example.com/"))
     #expect(header == "a=1")
   }
 
@@ -33,7 +34,8 @@ import WebsiteDataStore
       setCookieLines: lines, for: Self.context("https://example.com/"))
     #expect(results.map(\.isAccepted) == [true, false, true])
     #expect(results[1].status.reasons == [.invalidEncoding])
-    let header = await store.httpCookieStore.cookieHeader(for: try Self.context("https://example.com/"))
+    let header = await store.httpCookieStore.cookieHeader(
+      for: try Self.context("https://example.com/"))
     #expect(header == "tab=a\tb; ok=1")
   }
 
@@ -47,7 +49,8 @@ import WebsiteDataStore
     let result = await cookies.cookies(for: try Self.context("http://example.com/"), explain: true)
     #expect(result.header == "n=1")
     #expect(result.included.map(\.name) == ["n"])
-    let reasons = Dictionary(uniqueKeysWithValues: result.excluded.map { ($0.cookie.name, $0.status.reasons) })
+    let reasons = Dictionary(
+      uniqueKeysWithValues: result.excluded.map { ($0.cookie.name, $0.status.reasons) })
     #expect(reasons == ["s": [.secureOnly], "p": [.notOnPath]])
   }
 
@@ -62,7 +65,9 @@ import WebsiteDataStore
     try await cookies.processResponse(
       setCookieHeaders: ["a=1"], for: Self.context("https://other.org/"))
     #expect(try await cookies.deleteCookies(modifiedSince: TestSupport.fixedNow + 30) == 1)
-    #expect(try await cookies.deleteCookies(matching: CookieFilter(domain: "example.com", path: "/x")).map(\.name) == ["b"])
+    #expect(
+      try await cookies.deleteCookies(matching: CookieFilter(domain: "example.com", path: "/x"))
+        .map(\.name) == ["b"])
     #expect(await cookies.allCookies().map(\.name) == ["a"])
     let remaining = try #require(await cookies.allCookies().first)
     #expect(try await cookies.deleteCookie(remaining))
@@ -124,7 +129,8 @@ import WebsiteDataStore
       for writer in 0..<4 {
         group.addTask {
           for index in 0..<50 {
-            try await cookies.processResponse(setCookieHeaders: ["w\(writer)-\(index)=1"], for: context)
+            try await cookies.processResponse(
+              setCookieHeaders: ["w\(writer)-\(index)=1"], for: context)
           }
         }
       }

@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import Testing
+
 @testable import WebsiteDataStore
 
 /// What only persistent stores do: survive a close and reopen with every
@@ -24,7 +25,8 @@ import Testing
         expiresAt: TestSupport.fixedNow + 3600.25, createdAt: TestSupport.fixedNow - 10.5,
         lastAccessedAt: TestSupport.fixedNow - 5.125, lastUpdatedAt: TestSupport.fixedNow - 1,
         isSecure: true, isHTTPOnly: true, sameSite: .unspecified,
-        partitionKey: CookiePartitionKey(topLevelSite: "https://top.org", hasCrossSiteAncestor: true),
+        partitionKey: CookiePartitionKey(
+          topLevelSite: "https://top.org", hasCrossSiteAncestor: true),
         sourceScheme: .secure, sourcePort: 8443, source: .api),
       Cookie(
         name: "", value: "nameless", domain: "sub.example.com", isHostOnly: false, path: "/a/b",
@@ -65,7 +67,8 @@ import Testing
     let clock = ManualCookieClock(TestSupport.fixedNow)
     let store = try await Self.open(location, clock: clock)
     let context = CookieRequestContext.navigation(to: try store.url("https://example.com/"))
-    try await store.httpCookieStore.processResponse(setCookieHeaders: ["a=1; Max-Age=600"], for: context)
+    try await store.httpCookieStore.processResponse(
+      setCookieHeaders: ["a=1; Max-Age=600"], for: context)
     try await store.httpCookieStore.processResponse(setCookieHeaders: ["a=2"], for: context)
     let reopened = try await Self.open(location, clock: clock)
     #expect(await reopened.httpCookieStore.cookieHeader(for: context) == nil)
@@ -140,7 +143,8 @@ import Testing
     let store = try await WebsiteDataStore.persistent(
       at: path, key: passphrase("correct horse"), clock: clock)
     let context = CookieRequestContext.navigation(to: try store.url("https://e.com/"))
-    try await store.httpCookieStore.processResponse(setCookieHeaders: ["a=1; Max-Age=60"], for: context)
+    try await store.httpCookieStore.processResponse(
+      setCookieHeaders: ["a=1; Max-Age=60"], for: context)
     await #expect(throws: WebsiteDataStoreError(.wrongKey, "")) {
       _ = try await WebsiteDataStore.persistent(at: path, key: passphrase("wrong"), clock: clock)
     }
@@ -148,9 +152,11 @@ import Testing
     let keyFile = folder + "-keys/new.key"
     try await store.rotateKey(to: .keyFile(keyFile))
     await #expect(throws: WebsiteDataStoreError(.wrongKey, "")) {
-      _ = try await WebsiteDataStore.persistent(at: path, key: passphrase("correct horse"), clock: clock)
+      _ = try await WebsiteDataStore.persistent(
+        at: path, key: passphrase("correct horse"), clock: clock)
     }
-    let rotated = try await WebsiteDataStore.persistent(at: path, key: .keyFile(keyFile), clock: clock)
+    let rotated = try await WebsiteDataStore.persistent(
+      at: path, key: .keyFile(keyFile), clock: clock)
     #expect(await rotated.httpCookieStore.cookieHeader(for: context) == "a=1")
   }
 
@@ -161,7 +167,8 @@ import Testing
     let inspector = try await Self.open(location, clock: clock)
     let context = CookieRequestContext.navigation(to: try loader.url("https://e.com/"))
     #expect(await inspector.httpCookieStore.cookieHeader(for: context) == nil)
-    try await loader.httpCookieStore.processResponse(setCookieHeaders: ["a=1; Max-Age=60"], for: context)
+    try await loader.httpCookieStore.processResponse(
+      setCookieHeaders: ["a=1; Max-Age=60"], for: context)
     #expect(await inspector.httpCookieStore.cookieHeader(for: context) == "a=1")
     try await inspector.httpCookieStore.deleteAllCookies()
     #expect(await loader.httpCookieStore.cookieHeader(for: context) == nil)
@@ -197,7 +204,8 @@ import Testing
     for name in ["work", "oauth-scratch"] {
       _ = try await WebsiteDataStore.named(name, key: key, root: root, clock: clock)
     }
-    #expect(try WebsiteDataStore.fetchAllDataStoreIdentifiers(root: root) == ["oauth-scratch", "work"])
+    #expect(
+      try WebsiteDataStore.fetchAllDataStoreIdentifiers(root: root) == ["oauth-scratch", "work"])
     try WebsiteDataStore.removeDataStore(forIdentifier: "work", root: root)
     #expect(try WebsiteDataStore.fetchAllDataStoreIdentifiers(root: root) == ["oauth-scratch"])
     #expect(throws: WebsiteDataStoreError(.notFound, "")) {
@@ -240,11 +248,13 @@ extension PersistentStoreTests {
     await #expect(throws: WebsiteDataStoreError(.wrongKey, "")) {
       _ = try await Self.open(location, clock: clock)
     }
-    let reopened = try await WebsiteDataStore.persistent(at: location.path, key: newKey, clock: clock)
+    let reopened = try await WebsiteDataStore.persistent(
+      at: location.path, key: newKey, clock: clock)
     #expect(await reopened.httpCookieStore.count == 20)
     #expect(await reopened.httpCookieStore.damagedRecordCount == 0)
     // The store keeps working under the new key.
-    try await store.httpCookieStore.processResponse(setCookieHeaders: ["z=1; Max-Age=60"], for: context)
+    try await store.httpCookieStore.processResponse(
+      setCookieHeaders: ["z=1; Max-Age=60"], for: context)
     let again = try await WebsiteDataStore.persistent(at: location.path, key: newKey, clock: clock)
     #expect(await again.httpCookieStore.count == 21)
   }

@@ -72,7 +72,8 @@ public struct CookieRequestContext: Sendable, Hashable {
 
   /// A script API (`document.cookie`) of the document at `url` embedded in the
   /// page at `topLevelURL` (the same URL for a top-level document).
-  public static func script(document url: URLRecord, topLevel topLevelURL: URLRecord? = nil) -> Self {
+  public static func script(document url: URLRecord, topLevel topLevelURL: URLRecord? = nil) -> Self
+  {
     Self(
       url: url, kind: .subresource, topLevelURL: topLevelURL ?? url, initiator: url,
       method: "GET", redirectChain: [], source: .script, hasCrossSiteAncestorFrame: false)

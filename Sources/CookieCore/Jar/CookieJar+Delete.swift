@@ -33,8 +33,10 @@ extension CookieJar {
 
   /// Removes every expired cookie (§5.7 step 24 for the whole jar).
   public mutating func removeExpired(now: Date) -> [CookieChange] {
-    let victims = byDomain.values.lazy.flatMap { $0 }.filter { $0.expiry <= now.timeIntervalSince1970 }
-      .map(\.cookie)
+    let victims = byDomain.values.lazy.flatMap { $0 }.filter {
+      $0.expiry <= now.timeIntervalSince1970
+    }
+    .map(\.cookie)
     var changes: [CookieChange] = []
     for victim in Array(victims) {
       if let removed = remove(victim.identity) {

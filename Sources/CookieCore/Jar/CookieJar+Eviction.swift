@@ -84,6 +84,7 @@ extension CookieJar {
 
   private mutating func evict(_ victim: Cookie, now: Date, changes: inout [CookieChange]) {
     guard let removed = remove(victim.identity) else { return }
-    changes.append(CookieChange(cookie: removed, cause: removed.isExpired(at: now) ? .expired : .evicted))
+    changes.append(
+      CookieChange(cookie: removed, cause: removed.isExpired(at: now) ? .expired : .evicted))
   }
 }

@@ -120,8 +120,8 @@ extension CookieJar {
         if scan.included.count > before { contributingLists += 1 }
       }
     }
-    if scan.included.contains(where: { rules.now - $0.lastAccessed >= rules.accessRefreshThreshold })
-    {
+    if scan.included.contains(where: { rules.now - $0.lastAccessed >= rules.accessRefreshThreshold }
+    ) {
       scan.mayNeedAccessRefresh = true
     }
     // Each list is in header order; merge them (§5.8.3 step 2).

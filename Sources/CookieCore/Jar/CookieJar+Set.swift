@@ -15,7 +15,8 @@ extension CookieJar {
   ) -> SetCookieResult {
     switch ParsedCookie.parse(line) {
     case .failure(let failure):
-      return SetCookieResult(cookie: nil, status: CookieInclusionStatus(CookieExclusionReason(failure)))
+      return SetCookieResult(
+        cookie: nil, status: CookieInclusionStatus(CookieExclusionReason(failure)))
     case .success(let parsed):
       return setCookie(parsed, context: context, sites: sites, now: now)
     }
@@ -71,8 +72,9 @@ extension CookieJar {
     if Self.hasControlCharacter(cookie.name) || Self.hasControlCharacter(cookie.value) {
       status.insert(.disallowedCharacter)
     }
-    if cookie.domain.isEmpty || cookie.domain.hasPrefix(".") { status.insert(.invalidDomain) }
-    if !cookie.path.hasPrefix("/") { status.insert(.notOnPath) }
+    let domainStart = cookie.domain.utf8.first
+    if domainStart == nil || domainStart == UInt8(ascii: ".") { status.insert(.invalidDomain) }
+    if cookie.path.utf8.first != UInt8(ascii: "/") { status.insert(.notOnPath) }
     guard status.isIncluded else { return SetCookieResult(cookie: cookie, status: status) }
     return store(cookie, now: now)
   }
@@ -132,6 +134,9 @@ extension CookieJar {
   }
 
   static func hasControlCharacter(_ string: String) -> Bool {
-    string.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+    let isControl = { (byte: UInt8) in (byte < 0x20 && byte != 0x09) || byte == 0x7F }
+    return string.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: isControl)
+    }
+      ?? string.utf8.contains(where: isControl)
   }
 }

@@ -111,7 +111,9 @@ struct DomainTable: Sendable {
         hash = (hash ^ UInt64(bytes[position])) &* Self.prime
         let atLabelStart = position == 0 || bytes[position - 1] == UInt8(ascii: ".")
         guard atLabelStart, position == 0 || !isIPAddress else { continue }
-        if let index = index(matching: UnsafeBufferPointer(rebasing: bytes[position...]), hash: hash) {
+        if let index = index(
+          matching: UnsafeBufferPointer(rebasing: bytes[position...]), hash: hash)
+        {
           body(cookieLists[Int(index)], position == 0)
         }
       }

@@ -75,7 +75,8 @@ extension Cookie {
     if cookie.isHTTPOnly && !context.source.isHTTP { status.insert(.httpOnly) }
     // Step 16: SameSite cookies from cross-site subresources.
     if sites.forResponse == .crossSite,
-      let reason = sameSiteExclusion(cookie.sameSite, enforcement: configuration.sameSiteEnforcement)
+      let reason = sameSiteExclusion(
+        cookie.sameSite, enforcement: configuration.sameSiteEnforcement)
     {
       status.insert(reason)
     }
@@ -127,7 +128,8 @@ extension Cookie {
     case .domain(let hostName):
       // Step 7: a public suffix is only allowed as the host itself (host-only).
       if facts.isPublicSuffix(attribute) {
-        return attribute == hostName ? .resolved(hostName, isHostOnly: true) : .rejected(.publicSuffix)
+        return attribute == hostName
+          ? .resolved(hostName, isHostOnly: true) : .rejected(.publicSuffix)
       }
       // Step 8: the host must domain-match the attribute.
       guard CookieDomain.matches(host: hostName, isIPAddress: false, domain: attribute) else {
@@ -144,4 +146,3 @@ extension Cookie {
     }
   }
 }
-

@@ -3,7 +3,9 @@
 ///
 /// The raw values are the names used by the CLI, replay scripts and persisted
 /// settings: never change them.
-public enum ThirdPartyCookiePolicy: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum ThirdPartyCookiePolicy: String, Sendable, Hashable, CaseIterable,
+  CustomStringConvertible
+{
   /// Third parties read and write cookies like first parties.
   case allowAll = "allow-all"
   /// Third parties get no cookies at all, partitioned ones included.

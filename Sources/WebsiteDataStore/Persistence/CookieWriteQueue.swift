@@ -105,7 +105,8 @@ final class CookieWriteQueue: Sendable {
         outcome = .failure(WebsiteDataStoreError(.io, "the store could not be written"))
       }
       let ready = state.withLock { state in
-        var ready: [(CheckedContinuation<Void, any Error>, Result<Void, WebsiteDataStoreError>)] = []
+        var ready: [(CheckedContinuation<Void, any Error>, Result<Void, WebsiteDataStoreError>)] =
+          []
         for batch in batches where batch.acknowledged {
           if let waiter = state.waiters.removeValue(forKey: batch.id) {
             ready.append((waiter, outcome))

@@ -86,7 +86,8 @@ enum PersistentStoreFile {
 
   /// Re-wraps the data key under a new key-encryption key (key rotation):
   /// one small transaction; the cookies are not touched.
-  static func rewrap(database: SQLiteDatabase, dataKey: SecretBytes, newKey: KeySource) async throws {
+  static func rewrap(database: SQLiteDatabase, dataKey: SecretBytes, newKey: KeySource) async throws
+  {
     try await database.write { connection in
       let (kek, scrypt) = try newKey.newStoreKey()
       let wrapped = try KeyEnvelope.rewrap(dataKey: dataKey, newKEK: kek)
@@ -109,7 +110,8 @@ enum PersistentStoreFile {
     }
     for suffix in suffixes where FileManager.default.fileExists(atPath: path + suffix) {
       guard rename(path + suffix, target + suffix) == 0 else {
-        throw WebsiteDataStoreError(.io, "cannot move \(path + suffix) aside: \(String(cString: strerror(errno)))")
+        throw WebsiteDataStoreError(
+          .io, "cannot move \(path + suffix) aside: \(String(cString: strerror(errno)))")
       }
     }
     return target

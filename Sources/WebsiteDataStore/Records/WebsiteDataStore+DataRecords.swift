@@ -9,7 +9,9 @@ extension WebsiteDataStore {
     if types.contains(.cookies) {
       for site in await httpCookieStore.sites() { bySite[site, default: []].insert(.cookies) }
     }
-    return bySite.sorted { $0.key < $1.key }.map { WebsiteDataRecord(displayName: $0.key, dataTypes: $0.value) }
+    return bySite.sorted { $0.key < $1.key }.map {
+      WebsiteDataRecord(displayName: $0.key, dataTypes: $0.value)
+    }
   }
 
   /// Removes the data of the given types for the given sites (WebKit's

@@ -117,7 +117,8 @@ public actor HTTPCookieStore {
     results.reserveCapacity(lines.count)
     for line in lines {
       results.append(
-        line.withUnsafeBufferPointer { jar.setCookie($0, context: context, sites: sites, now: now) })
+        line.withUnsafeBufferPointer { jar.setCookie($0, context: context, sites: sites, now: now) }
+      )
     }
     try await commit(results.flatMap(\.changes))
     return results
@@ -151,9 +152,15 @@ public actor HTTPCookieStore {
     jarGeneration &+= 1
     let now = clock.now()
     var results: [SetCookieResult] = []
+    var changes: [CookieChange] = []
     results.reserveCapacity(cookies.count)
-    for cookie in cookies { results.append(jar.setCookie(cookie, now: now)) }
-    try await commit(results.flatMap(\.changes))
+    changes.reserveCapacity(cookies.count)
+    for cookie in cookies {
+      let result = jar.setCookie(cookie, now: now)
+      changes.append(contentsOf: result.changes)
+      results.append(result)
+    }
+    try await commit(changes)
     return results
   }
 

@@ -5,7 +5,9 @@ import Foundation
 /// libpsl, is tested in WebsiteDataStoreTests). Unknown top-level labels follow
 /// the implicit "*" rule.
 struct FixedDomainFacts: DomainFacts {
-  static let suffixes: Set<String> = ["com", "org", "net", "uk", "co.uk", "io", "github.io", "test"]
+  static let suffixes: Set<String> = [
+    "com", "org", "net", "uk", "co.uk", "io", "github.io", "test",
+  ]
 
   func asciiDomain(_ domain: String) -> String? { domain.lowercased() }
 
@@ -49,7 +51,9 @@ enum JarTesting {
 extension CookieJar {
   /// Sets one line for a context; returns the result.
   @discardableResult
-  mutating func set(_ line: String, _ context: CookieRequestContext, at now: Date = JarTesting.start)
+  mutating func set(
+    _ line: String, _ context: CookieRequestContext, at now: Date = JarTesting.start
+  )
     -> SetCookieResult
   {
     setCookie(line, context: context, sites: ContextSites(context, facts: facts), now: now)
@@ -64,7 +68,8 @@ extension CookieJar {
   }
 
   /// The Cookie header for a context.
-  mutating func header(_ context: CookieRequestContext, at now: Date = JarTesting.start) -> String? {
+  mutating func header(_ context: CookieRequestContext, at now: Date = JarTesting.start) -> String?
+  {
     lookup(context, sites: ContextSites(context, facts: facts), now: now).header
   }
 
@@ -74,10 +79,13 @@ extension CookieJar {
   }
 
   /// The exclusion reasons of the cookie named `name` on a lookup.
-  mutating func reasons(of name: String, _ context: CookieRequestContext, at now: Date = JarTesting.start)
+  mutating func reasons(
+    of name: String, _ context: CookieRequestContext, at now: Date = JarTesting.start
+  )
     -> [CookieExclusionReason]
   {
-    let result = lookup(context, sites: ContextSites(context, facts: facts), now: now, explain: true)
+    let result = lookup(
+      context, sites: ContextSites(context, facts: facts), now: now, explain: true)
     return result.excluded.first { $0.cookie.name == name }?.status.reasons ?? []
   }
 }

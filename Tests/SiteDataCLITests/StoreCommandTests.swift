@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import WebsiteData
+
+/// `sitedata store check` and `store move-aside`, by launching the binary
+/// against real store files.
+@Suite struct StoreCommandTests {
+  /// A store with one cookie, its key file outside the store's folder.
+  static func makeStore() async throws -> (path: String, keyFile: String) {
+    let folder = NSTemporaryDirectory() + "websitedata-cli-tests/store-\(UUID().uuidString)"
+    let path = folder + "/data/store.db"
+    let keyFile = folder + "/keys/store.key"
+    let store = try await WebsiteDataStore.persistent(at: path, key: .keyFile(keyFile))
+    try await store.httpCookieStore.processResponse(
+      setCookieHeaders: ["id=s3cr3t-value; Max-Age=3600"],
+      for: .navigation(to: try store.url("https://example.com/")))
+    await store.flush()
+    return (path, keyFile)
+  }
+
+  @Test func checkReportsASoundStore() async throws {
+    let (path, keyFile) = try await Self.makeStore()
+    let outcome = try await SiteDataProcess.run(["store", "check", path, "--key-file", keyFile])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stdout == "cookies: 1\ndamaged rows: 0\nintegrity: ok\n")
+    #expect(!outcome.stdout.contains("s3cr3t"))
+  }
+
+  @Test func checkWithTheWrongKeySaysSoAndExits1() async throws {
+    let (path, _) = try await Self.makeStore()
+    let other = try await Self.makeStore()
+    let before = FileManager.default.contents(atPath: path)
+    let outcome = try await SiteDataProcess.run([
+      "store", "check", "--key-file", other.keyFile, path,
+    ])
+    #expect(outcome.status == 1, "\(outcome)")
+    #expect(outcome.stderr.hasPrefix("Error: "))
+    #expect(outcome.stderr.contains("key"))
+    #expect(outcome.stdout.isEmpty)
+    #expect(FileManager.default.contents(atPath: path) == before)
+  }
+
+  @Test func aCorruptFileIsReportedThenMovedAside() async throws {
+    let folder = NSTemporaryDirectory() + "websitedata-cli-tests/corrupt-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/store.db"
+    let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+    try garbage.write(to: URL(fileURLWithPath: path))
+    let check = try await SiteDataProcess.run(["store", "check", path, "--key-file", folder + "/k"])
+    #expect(check.status == 1, "\(check)")
+    #expect(check.stderr.hasPrefix("Error: "))
+    #expect(FileManager.default.contents(atPath: path) == garbage)
+
+    let moved = try await SiteDataProcess.run(["store", "move-aside", path])
+    #expect(moved.status == 0, "\(moved)")
+    let target = moved.stdout.trimmingCharacters(in: .newlines)
+    #expect(target.hasPrefix(path + ".damaged-"))
+    #expect(FileManager.default.contents(atPath: target) == garbage)
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test(arguments: [
+    ["store"], ["store", "check"], ["store", "frobnicate", "/tmp/x"],
+    ["store", "check", "/tmp/x", "/tmp/y"], ["store", "check", "/tmp/x"],
+  ])
+  func usageErrors(arguments: [String]) async throws {
+    let outcome = try await SiteDataProcess.run(arguments)
+    #expect(outcome.status == 64, "\(outcome)")
+    #expect(outcome.stderr.hasPrefix("Error: "))
+    #expect(outcome.stderr.contains("Usage: "))
+  }
+}
