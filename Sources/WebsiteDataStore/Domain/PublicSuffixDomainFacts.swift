@@ -63,8 +63,10 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
   /// `static let` lazily and exactly once).
   public static let shared = PublicSuffixDomainFacts()
 
-  /// Entries each memo table holds before it is emptied.
-  static let cacheCapacity = 50_000
+  /// Entries each memo table holds before it is emptied: enough for the
+  /// hosts a busy loader or a 200k-cookie jar meets (a full table is emptied
+  /// at once, so a too-small one thrashes; ~100 bytes per entry).
+  static let cacheCapacity = 262_144
 
   /// Which public suffix list is in use: a file path or `"built-in"`, its
   /// date where known, and the libpsl version.
