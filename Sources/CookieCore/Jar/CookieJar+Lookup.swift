@@ -91,6 +91,7 @@ extension CookieJar {
       context: context, sites: sites, configuration: configuration,
       now: now.timeIntervalSince1970)
     var contributingLists = 0
+    var secondRunStart = 0
     if explain {
       for domain in (domainsBySite[sites.request.host] ?? []).sorted() {
         for stored in byDomain[domain] ?? [] {
@@ -117,16 +118,44 @@ extension CookieJar {
       byDomain.forEachList(ofHostAndParents: host, isIPAddress: isIP) { list, isHost in
         let before = scan.included.count
         rules.collect(list, isHostList: isHost, into: &scan)
-        if scan.included.count > before { contributingLists += 1 }
+        if scan.included.count > before {
+          contributingLists += 1
+          if contributingLists == 2 { secondRunStart = before }
+        }
       }
     }
     if scan.included.contains(where: { rules.now - $0.lastAccessed >= rules.accessRefreshThreshold }
     ) {
       scan.mayNeedAccessRefresh = true
     }
-    // Each list is in header order; merge them (§5.8.3 step 2).
-    if contributingLists > 1 { scan.included.sort { $0.precedes($1) } }
+    // Each list is in header order; merge them (§5.8.3 step 2): two runs (a
+    // host and one parent domain, the common case) by a linear merge.
+    if contributingLists == 2 {
+      scan.included = Self.merge(scan.included, splitAt: secondRunStart)
+    } else if contributingLists > 2 {
+      scan.included.sort { $0.precedes($1) }
+    }
     return scan
+  }
+
+  /// Merges the two header-ordered runs `[0, split)` and `[split, end)`.
+  static func merge(_ runs: [Included], splitAt split: Int) -> [Included] {
+    var merged: [Included] = []
+    merged.reserveCapacity(runs.count)
+    var first = 0
+    var second = split
+    while first < split && second < runs.count {
+      if runs[second].precedes(runs[first]) {
+        merged.append(runs[second])
+        second += 1
+      } else {
+        merged.append(runs[first])
+        first += 1
+      }
+    }
+    merged.append(contentsOf: runs[first..<split])
+    merged.append(contentsOf: runs[second...])
+    return merged
   }
 
   /// The Cookie header of cookies in header order (§5.8.3 step 4), `nil`
