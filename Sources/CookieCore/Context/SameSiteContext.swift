@@ -48,7 +48,13 @@ public struct ContextSites: Sendable {
 
   /// Whether `key` is this context's partition key.
   public func isPartition(_ key: CookiePartitionKey) -> Bool {
-    key.hasCrossSiteAncestor == hasCrossSiteAncestor && key.topLevelSite == topLevel.serialized
+    isPartition(key, serializedTopLevelSite: topLevel.serialized)
+  }
+
+  /// Whether `key` is this context's partition key, given the top-level
+  /// site already serialized (lookups compute it once per request).
+  public func isPartition(_ key: CookiePartitionKey, serializedTopLevelSite: String) -> Bool {
+    key.hasCrossSiteAncestor == hasCrossSiteAncestor && key.topLevelSite == serializedTopLevelSite
   }
 
   /// Computes the sites of `context`.

@@ -57,9 +57,8 @@ extension CookieJar {
     /// §5.8.3 step 2 order, as ``StoredCookie/precedes(_:)``.
     @inline(__always)
     func precedes(_ other: Included) -> Bool {
-      if pathLength != other.pathLength { return pathLength > other.pathLength }
-      if created != other.created { return created < other.created }
-      return sequence < other.sequence
+      StoredCookie.precedes(
+        (pathLength, created, sequence), (other.pathLength, other.created, other.sequence))
     }
   }
 
@@ -343,8 +342,8 @@ struct LookupRules {
   /// Whether a partitioned cookie belongs to the request's partition, given
   /// the serialized top-level site.
   func isPartition(_ payload: StoredCookie.Payload, site: String?) -> Bool {
-    guard let key = payload.cookie.partitionKey else { return false }
-    return key.hasCrossSiteAncestor == sites.hasCrossSiteAncestor && key.topLevelSite == site
+    guard let key = payload.cookie.partitionKey, let site else { return false }
+    return sites.isPartition(key, serializedTopLevelSite: site)
   }
 
   /// Whether a partitioned cookie belongs to the request's partition.

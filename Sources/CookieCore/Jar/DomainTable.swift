@@ -50,21 +50,10 @@ struct DomainTable: Sendable {
     return hash
   }
 
-  /// The cookies of `domain`; setting `nil` or an empty list removes it.
+  /// The cookies of `domain`. Lists are created with ``create(_:site:cookies:)``
+  /// and changed with ``modify(_:_:)``.
   subscript(domain: String) -> [StoredCookie]? {
-    get { index(of: domain, hash: Self.hash(domain)).map { cookieLists[Int($0)] } }
-    set {
-      let hash = Self.hash(domain)
-      if let existing = index(of: domain, hash: hash) {
-        if let newValue, !newValue.isEmpty {
-          cookieLists[Int(existing)] = newValue
-        } else {
-          remove(at: existing, hash: hash)
-        }
-      } else if let newValue, !newValue.isEmpty {
-        insert(domain, site: "", hash: hash, cookies: newValue)
-      }
-    }
+    index(of: domain, hash: Self.hash(domain)).map { cookieLists[Int($0)] }
   }
 
   /// Creates the list of `domain` (which must have none), remembering its site key.
@@ -87,15 +76,6 @@ struct DomainTable: Sendable {
     let result = body(&cookieLists[Int(existing)])
     if cookieLists[Int(existing)].isEmpty { remove(at: existing, hash: hash) }
     return result
-  }
-
-  /// Removes and returns the cookies of `domain`.
-  mutating func removeValue(forKey domain: String) -> [StoredCookie]? {
-    let hash = Self.hash(domain)
-    guard let existing = index(of: domain, hash: hash) else { return nil }
-    let cookies = cookieLists[Int(existing)]
-    remove(at: existing, hash: hash)
-    return cookies
   }
 
   /// Calls `body` with the cookies of `host` (`isHost` true) and of each of

@@ -67,9 +67,17 @@ struct StoredCookie: Sendable {
   /// first, then earlier creation times).
   @inline(__always)
   func precedes(_ other: StoredCookie) -> Bool {
-    if pathLength != other.pathLength { return pathLength > other.pathLength }
-    if created != other.created { return created < other.created }
-    return sequence < other.sequence
+    Self.precedes(
+      (pathLength, created, sequence), (other.pathLength, other.created, other.sequence))
+  }
+
+  /// §5.8.3 step 2 on (path length, creation time, sequence): longer paths
+  /// first, then earlier creation, then earlier insertion.
+  @inline(__always)
+  static func precedes(_ lhs: (Int, Double, UInt64), _ rhs: (Int, Double, UInt64)) -> Bool {
+    if lhs.0 != rhs.0 { return lhs.0 > rhs.0 }
+    if lhs.1 != rhs.1 { return lhs.1 < rhs.1 }
+    return lhs.2 < rhs.2
   }
 
   /// The first 8 bytes of `string`, little-endian, zero-padded.
