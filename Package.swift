@@ -60,16 +60,21 @@ let package = Package(
       name: "EmbedMigrations", capability: .buildTool(),
       dependencies: ["MigrationEmbedder"]),
 
+    // Shared by the test targets that launch built executables.
+    .target(
+      name: "BuiltProductLocator", path: "Tests/BuiltProductLocator",
+      swiftSettings: strictSettings),
     .testTarget(
       name: "CookieCoreTests", dependencies: ["CookieCore"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "WebsiteDataStoreTests",
-      dependencies: ["WebsiteDataStore", "CookieCore", "StoreCrashWriter"],
+      dependencies: ["WebsiteDataStore", "CookieCore", "StoreCrashWriter", "BuiltProductLocator"],
       exclude: ["Fixtures"],
       swiftSettings: strictSettings),
     .testTarget(
-      name: "SiteDataCLITests", dependencies: ["SiteDataCLI", "WebsiteData"],
+      name: "SiteDataCLITests",
+      dependencies: ["SiteDataCLI", "WebsiteData", "BuiltProductLocator"],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]

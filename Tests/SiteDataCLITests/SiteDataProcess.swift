@@ -1,3 +1,4 @@
+import BuiltProductLocator
 import Foundation
 import Testing
 
@@ -37,36 +38,7 @@ struct SiteDataProcess {
   /// next to the running test binary (SwiftPM puts every product of a build,
   /// `--scratch-path` or not, in one folder), else `.build/debug/sitedata`.
   static func binary() throws -> URL {
-    let environment = ProcessInfo.processInfo.environment
-    if let path = environment["SITEDATA_BINARY"], !path.isEmpty {
-      return URL(fileURLWithPath: path)
-    }
-    var folders: [URL] = []
-    // The test runner's own executable: `.../<config>/WebsiteDataPackageTests.xctest`
-    // (or a helper inside the build folder).
-    let selfPath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    folders.append(selfPath.deletingLastPathComponent())
-    if let executable = Bundle.main.executableURL {
-      folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
-    }
-    folders.append(Bundle.main.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent())
-    if let first = CommandLine.arguments.first {
-      folders.append(
-        URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
-    }
-    folders.append(packageRoot.appendingPathComponent(".build/debug"))
-    for folder in folders {
-      // Walk up a few levels: the runner may sit inside a bundle folder.
-      var candidate = folder
-      for _ in 0..<3 {
-        let binary = candidate.appendingPathComponent("sitedata")
-        if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        candidate.deleteLastPathComponent()
-      }
-    }
-    throw HarnessError(
-      description: "cannot find the sitedata binary near \(folders.map(\.path)); build it first"
-        + " or set SITEDATA_BINARY")
+    try BuiltProduct.locate("sitedata", environmentVariable: "SITEDATA_BINARY")
   }
 
   /// Runs `sitedata` with `arguments`, feeding it `stdin`.

@@ -1,3 +1,4 @@
+import BuiltProductLocator
 import Foundation
 import Testing
 
@@ -23,37 +24,7 @@ final class StoreCrashWriterProcess {
   /// `.build/debug/StoreCrashWriter`. (The same search as the CLI tests'
   /// `SiteDataProcess`.)
   static func binary() throws -> URL {
-    let name = "StoreCrashWriter"
-    if let path = ProcessInfo.processInfo.environment["STORE_CRASH_WRITER_BINARY"], !path.isEmpty {
-      return URL(fileURLWithPath: path)
-    }
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    var folders: [URL] = []
-    let selfPath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    folders.append(selfPath.deletingLastPathComponent())
-    if let executable = Bundle.main.executableURL {
-      folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
-    }
-    folders.append(Bundle.main.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent())
-    if let first = CommandLine.arguments.first {
-      folders.append(
-        URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
-    }
-    folders.append(packageRoot.appendingPathComponent(".build/debug"))
-    for folder in folders {
-      // Walk up a few levels: the runner may sit inside a bundle folder.
-      var candidate = folder
-      for _ in 0..<3 {
-        let binary = candidate.appendingPathComponent(name)
-        if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        candidate.deleteLastPathComponent()
-      }
-    }
-    throw HarnessError(
-      description: "cannot find the \(name) binary near \(folders.map(\.path)); build it first"
-        + " or set STORE_CRASH_WRITER_BINARY")
+    try BuiltProduct.locate("StoreCrashWriter", environmentVariable: "STORE_CRASH_WRITER_BINARY")
   }
 
   /// Starts the writer on the store at `store`, locked with the key file
