@@ -39,6 +39,7 @@ extension WebsiteDataStore {
       initialLoad: load)
     return WebsiteDataStore(
       httpCookieStore: cookieStore,
+      hstsStore: HSTSStore(clock: clock, domainFacts: domainFacts, persistence: nil),
       persistentFile: PersistentFile(path: path, backend: backend))
   }
 
