@@ -22,6 +22,7 @@ public final class WebsiteDataStore: Sendable {
   struct PersistentFile: Sendable {
     let path: String
     let backend: SQLiteCookieBackend
+    let hsts: SQLiteHSTSBackend
   }
 
   let persistentFile: PersistentFile?
