@@ -118,9 +118,9 @@ public actor HSTSStore {
       case .name(let name): entry.host = name
       case .ipLiteral:
         throw WebsiteDataStoreError(
-          .invalidArgument, "HSTS does not apply to IP literals: \(entry.host)")
+          .invalidArgument, "HSTS does not apply to IP literals: \"\(entry.host)\"")
       case .invalid:
-        throw WebsiteDataStoreError(.invalidArgument, "not a host name: \(entry.host)")
+        throw WebsiteDataStoreError(.invalidArgument, "not a host name: \"\(entry.host)\"")
       }
       canonical.append(entry)
     }
