@@ -179,25 +179,29 @@ import WebsiteDataStore
 
   // MARK: - record (curl's HSTSWRITEFUNCTION)
 
+  /// An entry expiring and created `expires` and `created` seconds after
+  /// the fixed start time.
+  static func entry(
+    _ host: String, subdomains: Bool = false, expires: TimeInterval, created: TimeInterval = 0
+  ) -> HSTSEntry {
+    HSTSEntry(
+      host: host, includesSubdomains: subdomains, expiresAt: TestSupport.fixedNow + expires,
+      createdAt: TestSupport.fixedNow + created)
+  }
+
   @Test(arguments: StoreKind.allCases)
   func recordUpsertsCanonicalEntries(kind: StoreKind) async throws {
     var (store, clock) = try await Self.make(kind)
-    let now = TestSupport.fixedNow
     try await store.hstsStore.record([
-      HSTSEntry(
-        host: "WWW.Example.COM.", includesSubdomains: false, expiresAt: now + 60, createdAt: now),
-      HSTSEntry(
-        host: "bücher.example", includesSubdomains: true, expiresAt: now + 60, createdAt: now),
-      HSTSEntry(host: "gone.example", includesSubdomains: true, expiresAt: now, createdAt: now),
+      Self.entry("WWW.Example.COM.", expires: 60),
+      Self.entry("bücher.example", subdomains: true, expires: 60),
+      Self.entry("gone.example", subdomains: true, expires: 0),
     ])
     store = try await kind.reopen(store, clock: clock)
     #expect(
       await store.hstsStore.entries() == [
-        HSTSEntry(
-          host: "www.example.com", includesSubdomains: false, expiresAt: now + 60, createdAt: now),
-        HSTSEntry(
-          host: "xn--bcher-kva.example", includesSubdomains: true, expiresAt: now + 60,
-          createdAt: now),
+        Self.entry("www.example.com", expires: 60),
+        Self.entry("xn--bcher-kva.example", subdomains: true, expires: 60),
       ])
     #expect(await store.hstsStore.upgradesToHTTPS(host: "a.bücher.example"))
 
@@ -206,27 +210,16 @@ import WebsiteDataStore
     // expiry not in the future removes the host.
     clock.advance(by: 10)
     try await store.hstsStore.record([
-      HSTSEntry(
-        host: "www.example.com", includesSubdomains: false, expiresAt: now + 59.5,
-        createdAt: now + 10),
-      HSTSEntry(
-        host: "xn--bcher-kva.example", includesSubdomains: false, expiresAt: now + 90,
-        createdAt: now + 10),
-      HSTSEntry(
-        host: "new.example", includesSubdomains: false, expiresAt: now + 90, createdAt: now + 10),
+      Self.entry("www.example.com", expires: 59.5, created: 10),
+      Self.entry("xn--bcher-kva.example", expires: 90, created: 10),
+      Self.entry("new.example", expires: 90, created: 10),
     ])
-    try await store.hstsStore.record([
-      HSTSEntry(
-        host: "new.example", includesSubdomains: false, expiresAt: now + 5, createdAt: now + 10)
-    ])
+    try await store.hstsStore.record([Self.entry("new.example", expires: 5, created: 10)])
     store = try await kind.reopen(store, clock: clock)
     #expect(
       await store.hstsStore.entries() == [
-        HSTSEntry(
-          host: "www.example.com", includesSubdomains: false, expiresAt: now + 60, createdAt: now),
-        HSTSEntry(
-          host: "xn--bcher-kva.example", includesSubdomains: false, expiresAt: now + 90,
-          createdAt: now + 10),
+        Self.entry("www.example.com", expires: 60),
+        Self.entry("xn--bcher-kva.example", expires: 90, created: 10),
       ])
   }
 
@@ -235,13 +228,10 @@ import WebsiteDataStore
   @Test(arguments: StoreKind.allCases)
   func recordRefusesIPLiteralsAndNonHostNames(kind: StoreKind) async throws {
     let (store, clock) = try await Self.make(kind)
-    let now = TestSupport.fixedNow
     for host in ["127.0.0.1", "[::1]", "", "exa mple.com", "a..example"] {
       let error = await #expect(throws: WebsiteDataStoreError.self) {
         try await store.hstsStore.record([
-          HSTSEntry(
-            host: "fine.example", includesSubdomains: false, expiresAt: now + 60, createdAt: now),
-          HSTSEntry(host: host, includesSubdomains: false, expiresAt: now + 60, createdAt: now),
+          Self.entry("fine.example", expires: 60), Self.entry(host, expires: 60),
         ])
       }
       #expect(error?.code == .invalidArgument)
