@@ -12,6 +12,10 @@ import Foundation
 ///
 /// Hosts are canonicalised (lower-case, IDNA, no trailing dot) with the
 /// store's ``domainFacts``; time comes from the store's clock.
+///
+/// Cancellation: a write, once queued, runs to its commit (or failure)
+/// even if the calling task is cancelled, so the table and the file never
+/// disagree about it.
 public actor HSTSStore {
   private var table: HSTSEntryTable
   private let clock: any CookieClock
