@@ -75,9 +75,12 @@ enum StoreCommand: Command {
       let store = try await WebsiteDataStore.persistent(
         at: path, key: key, options: PersistentStoreOptions(createIfMissing: false))
       let count = await store.httpCookieStore.count
-      let damaged = await store.httpCookieStore.damagedRecordCount
+      let hstsCount = await store.hstsStore.entries().count
+      let damaged =
+        await store.httpCookieStore.damagedRecordCount + store.hstsStore.damagedRecordCount
       let problems = try await store.integrityCheck()
       Console.out("cookies: \(count)\n")
+      Console.out("hsts entries: \(hstsCount)\n")
       Console.out("damaged rows: \(damaged)\n")
       Console.out(
         "integrity: " + (problems.isEmpty ? "ok" : problems.joined(separator: "; ")) + "\n")

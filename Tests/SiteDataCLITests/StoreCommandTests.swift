@@ -22,7 +22,7 @@ import WebsiteData
     let (path, keyFile) = try await Self.makeStore()
     let outcome = try await SiteDataProcess.run(["store", "check", path, "--key-file", keyFile])
     #expect(outcome.status == 0, "\(outcome)")
-    #expect(outcome.stdout == "cookies: 1\ndamaged rows: 0\nintegrity: ok\n")
+    #expect(outcome.stdout == "cookies: 1\nhsts entries: 0\ndamaged rows: 0\nintegrity: ok\n")
     #expect(!outcome.stdout.contains("s3cr3t"))
   }
 

@@ -113,6 +113,25 @@ import Testing
     #expect(await reopened.hstsStore.entries() == [entry])
   }
 
+  @Test("A store with HSTS entries but no key record is refused, untouched, no key made")
+  func lostKeyRecordWithEntriesOnly() async throws {
+    let location = try await Self.closedStore(hosts: 2)
+    do {
+      let connection = try SQLiteConnection(path: location.path, mode: .readWrite(create: false))
+      try connection.run("DELETE FROM store_meta")
+      _ = try connection.checkpoint(.truncate)
+      connection.close()
+    }
+    try FileManager.default.removeItem(atPath: location.keyFile)
+    let before = try #require(Support.bytes(location.path))
+    let error = await #expect(throws: WebsiteDataStoreError.self) {
+      _ = try await Self.open(location, create: false)
+    }
+    #expect(error?.code == .corrupt, "\(String(describing: error))")
+    Support.expectUntouched(location.path, before)
+    #expect(!Support.exists(location.keyFile), "a new key file was created")
+  }
+
   @Test("Key rotation re-wraps only: the sealed rows are unchanged and open under the new key")
   func rotateKeyKeepsRows() async throws {
     let location = try Support.location("hsts")

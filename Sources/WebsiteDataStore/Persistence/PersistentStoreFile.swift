@@ -53,19 +53,18 @@ enum PersistentStoreFile {
         return dataKey
       }
       // Never initialised: a new store (or one whose creation was cut short
-      // before its key was written, which holds no cookies yet). A store
-      // with cookies but no key is refused before anything is written.
-      if try holdsCookies(connection) {
-        throw WebsiteDataStoreError(.corrupt, "the store holds cookies but no key")
+      // before its key was written, which holds no data yet). A store with
+      // cookies or HSTS entries but no key is refused before anything is
+      // written: a new key would turn those rows into damaged ones.
+      if try holdsData(connection) {
+        throw WebsiteDataStoreError(.corrupt, "the store holds data but no key")
       }
       _ = try migrator.migrate(connection, now: now)
       let (kek, scrypt) = try key.newStoreKey()
       let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
       try connection.transaction(.immediate) {
-        let count = try connection.prepare("SELECT count(*) FROM cookies")
-        defer { count.reset() }
-        guard try count.step(), count.int64(at: 0) == 0 else {
-          throw WebsiteDataStoreError(.corrupt, "the store holds cookies but no key")
+        guard try !holdsData(connection) else {
+          throw WebsiteDataStoreError(.corrupt, "the store holds data but no key")
         }
         try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
       }
@@ -73,15 +72,21 @@ enum PersistentStoreFile {
     }
   }
 
-  /// Whether the file has a `cookies` table with at least one row. Only reads.
-  private static func holdsCookies(_ connection: SQLiteConnection) throws -> Bool {
-    let table = try connection.prepare(
-      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'cookies'")
-    defer { table.reset() }
-    guard try table.step(), table.int64(at: 0) > 0 else { return false }
-    let rows = try connection.prepare("SELECT EXISTS (SELECT 1 FROM cookies)")
-    defer { rows.reset() }
-    return try rows.step() && rows.int64(at: 0) != 0
+  /// The tables whose rows are sealed under the data key.
+  private static let sealedTables = ["cookies", "hsts"]
+
+  /// Whether any sealed table exists with at least one row. Only reads.
+  private static func holdsData(_ connection: SQLiteConnection) throws -> Bool {
+    for name in sealedTables {
+      let table = try connection.prepare(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(name)'")
+      defer { table.reset() }
+      guard try table.step(), table.int64(at: 0) > 0 else { continue }
+      let rows = try connection.prepare("SELECT EXISTS (SELECT 1 FROM \(name))")
+      defer { rows.reset() }
+      if try rows.step(), rows.int64(at: 0) != 0 { return true }
+    }
+    return false
   }
 
   /// Re-wraps the data key under a new key-encryption key (key rotation):
