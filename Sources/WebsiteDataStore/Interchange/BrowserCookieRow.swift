@@ -24,16 +24,20 @@ struct BrowserCookieRow {
   /// Whether the query selected `column`.
   func has(_ column: String) -> Bool { indexes[column] != nil }
 
-  /// An integer column; `fallback` when the query did not select it.
+  /// An integer column; `fallback` when the query did not select it or the
+  /// row holds NULL there (a column added by a later schema version).
   func integer(_ column: String, fallback: Int64? = nil) throws(CookieRowProblem) -> Int64 {
     guard let index = indexes[column] else {
       if let fallback { return fallback }
       throw CookieRowProblem("the \(column) column is missing")
     }
-    guard case .integer(let value) = statement.value(at: index) else {
-      throw CookieRowProblem("\(column) is not an integer")
+    switch statement.value(at: index) {
+    case .integer(let value): return value
+    case .null:
+      if let fallback { return fallback }
+      throw CookieRowProblem("\(column) is empty")
+    default: throw CookieRowProblem("\(column) is not an integer")
     }
-    return value
   }
 
   /// A boolean column stored as 0 or 1 (any non-zero integer is true).
