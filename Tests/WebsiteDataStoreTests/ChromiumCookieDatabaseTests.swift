@@ -62,7 +62,8 @@ struct ChromiumCookieDatabaseTests {
     let result = try ChromiumCookieDatabase.read(contentsOf: path, password: nil)
     #expect(result.cookies.count == (try BrowserCookieFixtures.chromiumCount()))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == filesBefore)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == filesBefore)
     try browser.execute("ROLLBACK")
     browser.close()
   }
@@ -169,7 +170,9 @@ struct ChromiumCookieDatabaseTests {
       RowFields(encrypted: try encryptV10(secret, host: "other.test", cipher: cipher))
     },
     BadRow(label: "truncated blob", reasonContains: "truncated") { cipher in
-      RowFields(encrypted: Array(try encryptV10(secret, host: "www.example.test", cipher: cipher).dropLast(5)))
+      RowFields(
+        encrypted: Array(
+          try encryptV10(secret, host: "www.example.test", cipher: cipher).dropLast(5)))
     },
     BadRow(label: "tag without ciphertext", reasonContains: "truncated") { _ in
       RowFields(encrypted: Array("v10".utf8))
@@ -182,7 +185,8 @@ struct ChromiumCookieDatabaseTests {
     },
     BadRow(label: "plain and encrypted values", reasonContains: "both") { cipher in
       RowFields(
-        plain: .text(secret), encrypted: try encryptV10(secret, host: "www.example.test", cipher: cipher))
+        plain: .text(secret),
+        encrypted: try encryptV10(secret, host: "www.example.test", cipher: cipher))
     },
     BadRow(label: "value not UTF-8", reasonContains: "UTF-8") { _ in
       RowFields(plain: .blob([0x53, 0xff, 0xfe]))

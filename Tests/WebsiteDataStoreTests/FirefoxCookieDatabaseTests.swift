@@ -108,7 +108,8 @@ struct FirefoxCookieDatabaseTests {
       outcome: .cookie(partition: nil, crossSite: false, sameSite: .none)),
     RowCase(
       label: "first-party partition", suffix: "^partitionKey=%28https%2Cexample.test%29",
-      sameSite: 2, outcome: .cookie(partition: "https://example.test", crossSite: false, sameSite: .strict)),
+      sameSite: 2,
+      outcome: .cookie(partition: "https://example.test", crossSite: false, sameSite: .strict)),
     RowCase(
       label: "third-party partition", suffix: "^partitionKey=%28https%2Cnews.test%29",
       outcome: .cookie(partition: "https://news.test", crossSite: true, sameSite: .unspecified)),
@@ -121,9 +122,11 @@ struct FirefoxCookieDatabaseTests {
       label: "first-party isolation", suffix: "^firstPartyDomain=example.test",
       outcome: .issue("first-party")),
     RowCase(
-      label: "GeckoView context", suffix: "^geckoViewUserContextId=abc", outcome: .issue("GeckoView")),
+      label: "GeckoView context", suffix: "^geckoViewUserContextId=abc",
+      outcome: .issue("GeckoView")),
     RowCase(label: "no caret", suffix: "userContextId=2", outcome: .issue("^")),
-    RowCase(label: "unknown attribute", suffix: "^colour=blue", outcome: .issue("unknown attribute")),
+    RowCase(
+      label: "unknown attribute", suffix: "^colour=blue", outcome: .issue("unknown attribute")),
     RowCase(
       label: "partition without scheme", suffix: "^partitionKey=example.test",
       outcome: .issue("partitionKey")),

@@ -39,7 +39,8 @@ struct FirefoxOriginAttributesTests {
       partition: ("https", "127.0.0.1", 8443, true)),
     // ':' is stored as '+', which the form encoding writes as %2B.
     Valid(
-      suffix: "^partitionKey=%28https%2C%5B%2B%2B1%5D%29", partition: ("https", "[::1]", nil, false)),
+      suffix: "^partitionKey=%28https%2C%5B%2B%2B1%5D%29", partition: ("https", "[::1]", nil, false)
+    ),
     Valid(
       suffix: "^userContextId=5&partitionKey=%28https%2Cnews.test%29", userContextID: 5,
       partition: ("https", "news.test", nil, false)),

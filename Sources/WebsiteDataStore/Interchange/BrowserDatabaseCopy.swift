@@ -113,7 +113,8 @@ final class BrowserDatabaseCopy {
     guard made else {
       throw SQLiteResult.posixError(errno, context: "create a temporary folder for the copy")
     }
-    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// Copies the bytes of `source` to a new file `destination` (mode 0600).

@@ -49,8 +49,7 @@ public enum ChromiumCookieDatabase {
   ///   ``WebsiteDataStoreError/Code/newerSchema`` (a newer, incompatible
   ///   version), ``WebsiteDataStoreError/Code/io`` or
   ///   ``WebsiteDataStoreError/Code/crypto``. Messages never contain a value.
-  public static func read(contentsOf path: String, password: String?) throws -> CookieImportResult
-  {
+  public static func read(contentsOf path: String, password: String?) throws -> CookieImportResult {
     let database = try BrowserDatabaseCopy(of: path, kind: "a Chromium cookie database")
     defer { database.close() }
     let schema = try ChromiumCookieSchema(of: database, path: path)
@@ -86,7 +85,8 @@ public enum ChromiumCookieDatabase {
       throw CookieRowProblem("host_key is not a domain")
     }
     let value = try decoder.value(
-      plain: row.bytes("value"), encrypted: row.has("encrypted_value") ? row.bytes("encrypted_value") : [],
+      plain: row.bytes("value"),
+      encrypted: row.has("encrypted_value") ? row.bytes("encrypted_value") : [],
       hostKey: hostKey)
     let created = BrowserTime.chromium(try row.integer("creation_utc"))
     let expires = try row.integer("expires_utc")

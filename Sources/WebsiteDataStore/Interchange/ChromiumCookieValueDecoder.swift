@@ -71,7 +71,8 @@ final class ChromiumCookieValueDecoder {
     }
     if hashesDomain {
       let expected = try ChromiumCookieCipher.sha256(Array(hostKey.utf8))
-      guard plaintext.count >= expected.count, plaintext.prefix(expected.count).elementsEqual(expected)
+      guard plaintext.count >= expected.count,
+        plaintext.prefix(expected.count).elementsEqual(expected)
       else {
         throw CookieRowProblem(
           "the decrypted value does not start with the SHA-256 of its host_key: wrong password,"

@@ -171,9 +171,9 @@ public enum FirefoxCookieDatabase {
   /// 15+). Before schema 15 an absent attribute was stored as `sameSite` lax
   /// with `rawSameSite` none (Firefox's own migration to 15 turns exactly
   /// those rows into unset).
-  static func sameSite(of row: BrowserCookieRow, schema: FirefoxCookieSchema) throws(
-    CookieRowProblem
-  ) -> SameSite {
+  static func sameSite(of row: BrowserCookieRow, schema: FirefoxCookieSchema)
+    throws(CookieRowProblem) -> SameSite
+  {
     let stored = try row.integer("sameSite")
     if !schema.hasUnsetSameSite, row.has("rawSameSite"), stored == 1,
       try row.integer("rawSameSite") == 0

@@ -29,7 +29,8 @@ struct FirefoxPartitionKey: Hashable {
     guard value.utf8.count >= 5, value.hasPrefix("("), value.hasSuffix(")") else {
       throw CookieRowProblem("the partitionKey origin attribute is not (scheme,site)")
     }
-    let fields = value.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
+    let fields = value.dropFirst().dropLast().split(
+      separator: ",", omittingEmptySubsequences: false)
     guard fields.count >= 2, fields.count <= 4, fields.allSatisfy({ !$0.isEmpty }) else {
       throw CookieRowProblem("the partitionKey origin attribute is not (scheme,site[,port][,f])")
     }

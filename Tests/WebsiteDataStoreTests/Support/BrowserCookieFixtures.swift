@@ -109,7 +109,8 @@ enum BrowserCookieFixtures {
       let stored = cookie.expiresAt?.timeIntervalSince1970
       if let expires = want.expires {
         let skew = stored.map { $0 - expires }
-        #expect(skew.map { (0..<5).contains($0) } == true, "\(label): expiry \(String(describing: skew))")
+        #expect(
+          skew.map { (0..<5).contains($0) } == true, "\(label): expiry \(String(describing: skew))")
       } else if let maxAge = want.maxAge, let sent = expectation.browsers[browser]?.maxAgeSent,
         sent.count == 2
       {

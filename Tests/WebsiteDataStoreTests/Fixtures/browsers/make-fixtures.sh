@@ -143,7 +143,7 @@ foreign=$((foreign + $(sqlite3 "$here/firefox/cookies.sqlite" \
 
 # --- expected.json: the server's record plus the run's facts. ---
 python3 - "$work/state.json" "$here/expected.json" "$generated_at" \
-  "$(chromium --version)" "$(firefox-esr --version)" \
+  "$(chromium --version 2>/dev/null)" "$(firefox-esr --version 2>/dev/null)" \
   "$(sqlite3 "$here/chromium/Cookies" "SELECT value FROM meta WHERE key = 'version'")" \
   "$(sqlite3 "$here/firefox/cookies.sqlite" "PRAGMA user_version")" <<'EOF'
 import json, sys
