@@ -86,6 +86,7 @@ struct FirefoxCookieDatabaseTests {
     var label: String
     var suffix: String
     var sameSite: Int64 = 256
+    var partitionedAttribute = false
     var outcome: Outcome
     var testDescription: String { label }
 
@@ -116,6 +117,9 @@ struct FirefoxCookieDatabaseTests {
     RowCase(
       label: "foreign by ancestor", suffix: "^partitionKey=%28https%2Cexample.test%2Cf%29",
       outcome: .cookie(partition: "https://example.test", crossSite: true, sameSite: .unspecified)),
+    RowCase(
+      label: "CHIPS set first-party, not yet migrated", suffix: "", partitionedAttribute: true,
+      outcome: .cookie(partition: "https://example.test", crossSite: false, sameSite: .unspecified)),
     RowCase(label: "another container", suffix: "^userContextId=3", outcome: .skipped),
     RowCase(label: "private browsing", suffix: "^privateBrowsingId=1", outcome: .issue("private")),
     RowCase(
@@ -145,6 +149,9 @@ struct FirefoxCookieDatabaseTests {
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     let rowID = try Self.insert(
       into: connection, suffix: row.suffix, name: "built", sameSite: row.sameSite)
+    try connection.run(
+      "UPDATE moz_cookies SET isPartitionedAttributeSet = ?1 WHERE id = ?2",
+      [.integer(row.partitionedAttribute ? 1 : 0), .integer(rowID)])
     connection.close()
 
     let result = try FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)

@@ -20,7 +20,10 @@ import Foundation
 ///   makes a partitioned cookie of that top-level site, whether CHIPS set it
 ///   (`isPartitionedAttributeSet`) or Total Cookie Protection partitioned a
 ///   third-party cookie; its ancestor-chain bit is Firefox's `f` flag, or
-///   true when the cookie's own site is not the top-level site.
+///   true when the cookie's own site is not the top-level site. A CHIPS
+///   cookie without a `partitionKey` (set first-party, before Firefox's
+///   start-up migration) is partitioned under its own site, as that
+///   migration does.
 ///
 /// One container is read at a time, so containers are never mixed; rows of
 /// other containers are passed over without an issue (see
@@ -147,10 +150,18 @@ public enum FirefoxCookieDatabase {
     let created = BrowserTime.unixMicroseconds(try row.integer("creationTime"))
     let lastAccess = try row.integer("lastAccessed")
     let update = try row.integer("updateTime", fallback: 0)
-    let partitionKey = try attributes.partitionKey.map { key throws(CookieRowProblem) in
-      try BrowserPartitionSite(scheme: key.scheme, host: key.host)
+    var partitionKey: CookiePartitionKey?
+    if let key = attributes.partitionKey {
+      partitionKey = try BrowserPartitionSite(scheme: key.scheme, host: key.host)
         .partitionKey(
           cookieDomain: domain, crossSiteAncestor: key.isForeignByAncestor ? true : nil)
+    } else if try row.bool("isPartitionedAttributeSet", fallback: false) {
+      // A CHIPS cookie set in a first-party context by a Firefox that had not
+      // yet run `MoveUnpartitionedChipsCookies`, which moves it, at the next
+      // start, into the partition of its own site (https, base domain).
+      let site = CookieDomain.siteKey(of: domain, facts: PublicSuffixDomainFacts.shared)
+      partitionKey = try BrowserPartitionSite(scheme: "https", host: site)
+        .partitionKey(cookieDomain: domain, crossSiteAncestor: false)
     }
     let schemeMap = try row.integer("schemeMap", fallback: 0)
     return Cookie(
