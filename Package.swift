@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "WebsiteData", targets: ["WebsiteData"]),
     .library(name: "CookieCore", targets: ["CookieCore"]),
     .library(name: "WebsiteDataStore", targets: ["WebsiteDataStore"]),
+    .library(name: "WebLoader", targets: ["WebLoader"]),
     .executable(name: "sitedata", targets: ["SiteDataCLI"]),
     .executable(name: "sitedata-bench", targets: ["SiteDataBench"]),
   ],
@@ -30,6 +31,9 @@ let package = Package(
     .systemLibrary(
       name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
       providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(
+      name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
+      providers: [.apt(["libgumbo-dev"])]),
 
     // Pure Swift cookie semantics: no C, no files, no clock.
     .target(name: "CookieCore", swiftSettings: strictSettings),
@@ -39,6 +43,10 @@ let package = Package(
       dependencies: ["CookieCore", "CPSL", "CIDN2", "COpenSSL", "CSQLite"],
       swiftSettings: strictSettings,
       plugins: ["EmbedMigrations"]),
+    // libcurl with a store plugged in, and the headless page (HTML via Gumbo).
+    .target(
+      name: "WebLoader", dependencies: ["WebsiteDataStore", "CookieCore", "CGumbo"],
+      swiftSettings: strictSettings),
     // The umbrella module users import.
     .target(
       name: "WebsiteData", dependencies: ["CookieCore", "WebsiteDataStore"],
@@ -71,6 +79,9 @@ let package = Package(
       name: "WebsiteDataStoreTests",
       dependencies: ["WebsiteDataStore", "CookieCore", "StoreCrashWriter", "BuiltProductLocator"],
       exclude: ["Fixtures"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "WebLoaderTests", dependencies: ["WebLoader", "WebsiteDataStore", "CookieCore"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "SiteDataCLITests",
