@@ -32,6 +32,9 @@ let package = Package(
       name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
       providers: [.apt(["libssl-dev"])]),
     .systemLibrary(
+      name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(
       name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
       providers: [.apt(["libgumbo-dev"])]),
 
@@ -43,16 +46,17 @@ let package = Package(
       dependencies: ["CookieCore", "CPSL", "CIDN2", "COpenSSL", "CSQLite"],
       swiftSettings: strictSettings,
       plugins: ["EmbedMigrations"]),
-    // libcurl with a store plugged in, and the headless page (HTML via Gumbo).
+    // libcurl with a store plugged in: the multi loop, hops, redirects, HSTS;
+    // and the headless page (HTML parsed by Gumbo).
     .target(
-      name: "WebLoader", dependencies: ["WebsiteDataStore", "CookieCore", "CGumbo"],
+      name: "WebLoader", dependencies: ["WebsiteDataStore", "CookieCore", "CCurl", "CGumbo"],
       swiftSettings: strictSettings),
     // The umbrella module users import.
     .target(
-      name: "WebsiteData", dependencies: ["CookieCore", "WebsiteDataStore"],
+      name: "WebsiteData", dependencies: ["CookieCore", "WebsiteDataStore", "WebLoader"],
       swiftSettings: strictSettings),
     .executableTarget(
-      name: "SiteDataCLI", dependencies: ["WebsiteData"],
+      name: "SiteDataCLI", dependencies: ["WebsiteData", "WebLoader"],
       swiftSettings: strictSettings),
     .executableTarget(
       name: "SiteDataBench", dependencies: ["WebsiteData"],
@@ -80,8 +84,11 @@ let package = Package(
       dependencies: ["WebsiteDataStore", "CookieCore", "StoreCrashWriter", "BuiltProductLocator"],
       exclude: ["Fixtures"],
       swiftSettings: strictSettings),
+    // Real libcurl against a loopback test server (Support/test_server.py).
     .testTarget(
-      name: "WebLoaderTests", dependencies: ["WebLoader", "WebsiteDataStore", "CookieCore"],
+      name: "WebLoaderTests",
+      dependencies: ["WebLoader", "WebsiteDataStore", "CookieCore", "CCurl"],
+      exclude: ["Support/test_server.py"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "SiteDataCLITests",
