@@ -1,4 +1,5 @@
 import Synchronization
+import WebsiteDataStore
 
 extension WebPage {
   /// The events of one navigation, as a `load` method returns them:

@@ -20,7 +20,17 @@ Routes (the path decides; query parameters refine):
                         Strict-Transport-Security (over TLS), then echoes
   /close                echoes, then closes the connection
   /big?n=N              a body of N bytes
+
+Page routes (WebPageTests):
+  /page?html=TEXT|b64=BYTES[&ct=TYPE][&status=S][&c=LINE...][&key=K][&ms=N]
+                        serves the body (UTF-8 TEXT, or base64 BYTES) as
+                        TYPE (default text/html; charset=utf-8) with the
+                        Set-Cookie LINEs, after N ms; with key=K the request
+                        is first recorded under K
+  /logged?key=K         JSON list of the requests recorded under K: path,
+                        cookie, user_agent, referer, accept
 """
+import base64
 import json
 import os
 import socket
@@ -69,6 +79,7 @@ class Handler(BaseHTTPRequestHandler):
             "/hsts": self.route_hsts,
             "/close": self.route_close,
             "/big": self.route_big,
+            **self.page_routes(),
         }.get(url.path)
         if route is None:
             self.reply(404, b"not found\n", [])
@@ -150,6 +161,43 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_big(self):
         self.reply(200, b"x" * int(self.param("n", "0")), [])
+
+
+    # Page routes (WebPageTests): documents with subresources, and a log of
+    # what the server received for each key.
+
+    def page_routes(self):
+        return {"/page": self.route_page, "/logged": self.route_logged}
+
+    def route_page(self):
+        key = self.param("key")
+        if key is not None:
+            record = {
+                "path": self.path,
+                "cookie": self.headers.get("Cookie"),
+                "user_agent": self.headers.get("User-Agent"),
+                "referer": self.headers.get("Referer"),
+                "accept": self.headers.get("Accept"),
+            }
+            with page_log_lock:
+                page_log.setdefault(key, []).append(record)
+        time.sleep(int(self.param("ms", "0")) / 1000.0)
+        if self.param("b64") is not None:
+            body = base64.b64decode(self.param("b64"))
+        else:
+            body = self.param("html", "").encode("utf-8")
+        content_type = self.param("ct", "text/html; charset=utf-8")
+        fields = [("Content-Type", content_type)] + self.cookie_fields()
+        self.reply(int(self.param("status", "200")), body, fields)
+
+    def route_logged(self):
+        with page_log_lock:
+            records = list(page_log.get(self.param("key", ""), []))
+        self.reply(200, json.dumps(records).encode(), [("Content-Type", "application/json")])
+
+
+page_log = {}
+page_log_lock = threading.Lock()
 
 
 class PlainServer(ThreadingHTTPServer):
