@@ -286,7 +286,8 @@ final class NavigationRunner {
         .frameLoadInterruptedByPolicyChange, "the navigation decider cancelled a redirect",
         url: url, underlying: error)
     case .cancelled:
-      WebPage.NavigationError(.cancelled, "the navigation was cancelled", url: url, underlying: error)
+      WebPage.NavigationError(
+        .cancelled, "the navigation was cancelled", url: url, underlying: error)
     case .tooManyRedirects:
       WebPage.NavigationError(
         .tooManyRedirects, "more than \(configuration.redirectLimit) redirects", url: url,

@@ -39,7 +39,8 @@ struct SubresourceFetcher: Sendable {
   /// Fetches every subresource; `onLoad` sees each as it completes, with the
   /// number completed and the number known so far (iframes add theirs).
   func fetchAll(
-    onLoad: @escaping @Sendable (WebPage.SubresourceLoad, _ completed: Int, _ total: Int) async ->
+    onLoad:
+      @escaping @Sendable (WebPage.SubresourceLoad, _ completed: Int, _ total: Int) async ->
       Void
   ) async {
     guard let topLevel = topLevelRecord() else { return }
@@ -113,10 +114,11 @@ struct SubresourceFetcher: Sendable {
       subresource: job.subresource, documentURL: job.documentURL, result: result.map(\.0))
     guard case .success(let (response, frameDocument?)) = result else { return (load, []) }
     let record = try? store.url(response.url.absoluteString)
-    let crossSite = record.map { frame in
-      let facts = store.httpCookieStore.domainFacts
-      return Site(frame, facts: facts) != Site(topLevel, facts: facts)
-    } ?? true
+    let crossSite =
+      record.map { frame in
+        let facts = store.httpCookieStore.domainFacts
+        return Site(frame, facts: facts) != Site(topLevel, facts: facts)
+      } ?? true
     return (load, jobs(for: frameDocument, record: record, crossSite: crossSite, depth: 1))
   }
 

@@ -41,7 +41,8 @@ extension WebPage {
   public func load(
     _ data: Data, mimeType: String, characterEncoding: String.Encoding, baseURL: URL
   ) -> Navigation {
-    start(.data(data, mimeType: mimeType, encoding: characterEncoding, baseURL: baseURL), type: .other)
+    start(
+      .data(data, mimeType: mimeType, encoding: characterEncoding, baseURL: baseURL), type: .other)
   }
 
   /// Shows `responseHTML` as if `simulatedRequest` had returned it: the
@@ -103,7 +104,8 @@ extension WebPage {
     if let (previous, task) = running.withLock({ $0 }) {
       let error = NavigationError(.cancelled, "a newer navigation replaced it")
       if previous.fail(error) {
-        currentNavigationEvent = NavigationUpdate(navigationID: previous.id, result: .failure(error))
+        currentNavigationEvent = NavigationUpdate(
+          navigationID: previous.id, result: .failure(error))
       }
       task.cancel()
     }

@@ -34,7 +34,8 @@ extension WebPage {
         try await base.next()?.get()
       }
 
-      public mutating func next(isolation actor: isolated (any Actor)?) async throws(NavigationError)
+      public mutating func next(isolation actor: isolated (any Actor)?)
+        async throws(NavigationError)
         -> NavigationEvent?
       {
         try await base.next(isolation: actor)?.get()
@@ -50,8 +51,9 @@ extension WebPage {
 /// deinitialisation gets there first.
 final class NavigationChannel: Sendable {
   let id: WebPage.NavigationID
-  private let continuation: AsyncStream<Result<WebPage.NavigationEvent, WebPage.NavigationError>>
-    .Continuation
+  private let continuation:
+    AsyncStream<Result<WebPage.NavigationEvent, WebPage.NavigationError>>
+      .Continuation
   private let broadcaster: Broadcaster<WebPage.NavigationUpdate>
   /// Whether the sequence has ended.
   private let ended = Mutex(false)
@@ -70,7 +72,8 @@ final class NavigationChannel: Sendable {
 
   private init(
     id: WebPage.NavigationID,
-    continuation: AsyncStream<Result<WebPage.NavigationEvent, WebPage.NavigationError>>.Continuation,
+    continuation: AsyncStream<Result<WebPage.NavigationEvent, WebPage.NavigationError>>
+      .Continuation,
     broadcaster: Broadcaster<WebPage.NavigationUpdate>
   ) {
     self.id = id
