@@ -9,10 +9,13 @@ struct PageLogRecord: Decodable, Sendable {
   let userAgent: String?
   let referer: String?
   let accept: String?
+  /// How many requests for the key were in progress when this one arrived.
+  let inFlight: Int
 
   enum CodingKeys: String, CodingKey {
     case path, cookie, referer, accept
     case userAgent = "user_agent"
+    case inFlight = "in_flight"
   }
 
   /// The cookie pairs received, sorted (order is the store's business).

@@ -26,9 +26,10 @@ Page routes (WebPageTests):
                         serves the body (UTF-8 TEXT, or base64 BYTES) as
                         TYPE (default text/html; charset=utf-8) with the
                         Set-Cookie LINEs, after N ms; with key=K the request
-                        is first recorded under K
+                        is first recorded under K (with the number of
+                        requests for K in progress, itself included)
   /logged?key=K         JSON list of the requests recorded under K: path,
-                        cookie, user_agent, referer, accept
+                        cookie, user_agent, referer, accept, in_flight
 """
 import base64
 import json
@@ -172,16 +173,24 @@ class Handler(BaseHTTPRequestHandler):
     def route_page(self):
         key = self.param("key")
         if key is not None:
-            record = {
-                "path": self.path,
-                "cookie": self.headers.get("Cookie"),
-                "user_agent": self.headers.get("User-Agent"),
-                "referer": self.headers.get("Referer"),
-                "accept": self.headers.get("Accept"),
-            }
             with page_log_lock:
-                page_log.setdefault(key, []).append(record)
+                page_in_flight[key] = page_in_flight.get(key, 0) + 1
+                page_log.setdefault(key, []).append(
+                    {
+                        "path": self.path,
+                        "cookie": self.headers.get("Cookie"),
+                        "user_agent": self.headers.get("User-Agent"),
+                        "referer": self.headers.get("Referer"),
+                        "accept": self.headers.get("Accept"),
+                        "in_flight": page_in_flight[key],
+                    }
+                )
         time.sleep(int(self.param("ms", "0")) / 1000.0)
+        # Out of flight before the reply: the client can only start another
+        # request after it, so the count never includes a finished one.
+        if key is not None:
+            with page_log_lock:
+                page_in_flight[key] -= 1
         if self.param("b64") is not None:
             body = base64.b64decode(self.param("b64"))
         else:
@@ -197,6 +206,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 page_log = {}
+page_in_flight = {}
 page_log_lock = threading.Lock()
 
 
