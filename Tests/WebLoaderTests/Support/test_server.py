@@ -155,6 +155,9 @@ class Handler(BaseHTTPRequestHandler):
 class PlainServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # Many tests connect at once (64 loads in flight): a short listen queue
+    # would drop connection attempts and stall them for seconds.
+    request_queue_size = 256
 
 
 class TLSServer(PlainServer):
