@@ -133,8 +133,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
     for transfer in active.values {
       curl_multi_remove_handle(multi, transfer.easy)
-      transfer.complete(
-        .failure(LoadError(.sessionClosed, "the loader session closed", url: transfer.url)))
+      transfer.fail(LoadError(.sessionClosed, "the loader session closed", url: transfer.url))
     }
     active.removeAll()
     curl_multi_cleanup(multi)
@@ -143,22 +142,21 @@ final class CurlMultiLoop: @unchecked Sendable {
 
   private func start(_ transfer: HTTPTransfer) {
     if transfer.ticket.isCancelled {
-      transfer.complete(.failure(Self.cancelled(transfer)))
+      transfer.fail(Self.cancelled(transfer))
       return
     }
     let code = websitedata_curl_easy_setopt_pointer(
       transfer.easy, CURLOPT_SHARE, UnsafeRawPointer(share))
     if code != CURLE_OK {
-      transfer.complete(.failure(LoadError(curlCode: code, message: nil, url: transfer.url)))
+      transfer.fail(LoadError(curlCode: code, message: nil, url: transfer.url))
       return
     }
     let added = curl_multi_add_handle(multi, transfer.easy)
     guard added == CURLM_OK else {
-      transfer.complete(
-        .failure(
-          LoadError(
-            curlInterface: "curl_multi_add_handle", code: Int32(added.rawValue),
-            message: String(cString: curl_multi_strerror(added)))))
+      transfer.fail(
+        LoadError(
+          curlInterface: "curl_multi_add_handle", code: Int32(added.rawValue),
+          message: String(cString: curl_multi_strerror(added))))
       return
     }
     active[ObjectIdentifier(transfer.ticket)] = transfer
@@ -168,7 +166,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     // Not running: not arrived yet (it will see the ticket) or already done.
     guard let transfer = active.removeValue(forKey: ObjectIdentifier(ticket)) else { return }
     curl_multi_remove_handle(multi, transfer.easy)
-    transfer.complete(.failure(Self.cancelled(transfer)))
+    transfer.fail(Self.cancelled(transfer))
   }
 
   /// Completes every transfer libcurl reports done (`CURLMSG_DONE`).
@@ -186,7 +184,7 @@ final class CurlMultiLoop: @unchecked Sendable {
       let transfer = Unmanaged<HTTPTransfer>.fromOpaque(pointer).takeUnretainedValue()
       curl_multi_remove_handle(multi, easy)
       active.removeValue(forKey: ObjectIdentifier(transfer.ticket))
-      transfer.complete(transfer.result(for: code))
+      transfer.finish(with: code)
     }
   }
 

@@ -52,8 +52,8 @@ final class CurlSession: Sendable {
     }
   }
 
-  /// The number of stores with a running session (for tests).
-  static var liveSessionCount: Int {
-    registry.withLock { sessions in sessions.values.count { $0.session != nil } }
+  /// Whether `store` has a running session (for tests).
+  static func isRunning(for store: WebsiteDataStore) -> Bool {
+    registry.withLock { $0[ObjectIdentifier(store)]?.session != nil }
   }
 }

@@ -1,5 +1,6 @@
 internal import CCurl
 import CookieCore
+import WebsiteDataStore
 
 /// What one hop's transfer produced, handed from the loop thread to the task
 /// that waits for it.
@@ -8,6 +9,8 @@ struct HopResult: Sendable {
   var head: HTTPResponseHead
   /// The body, decoded from any content coding.
   var body: [UInt8]
+  /// The HSTS entries curl's cache held at the end (HSTS on only).
+  var hstsWritten: [CurlHSTSExchange.Written] = []
 }
 
 /// One hop: a libcurl easy handle set up for one request (curl's cookie
@@ -26,7 +29,7 @@ final class HTTPTransfer {
   let url: URLRecord
   /// The cancellation flag shared with the waiting task.
   let ticket: TransferTicket
-  /// Resumed exactly once, by the loop thread (``complete(_:)``).
+  /// Resumed exactly once, by the loop thread (``finish(with:)`` or ``fail(_:)``).
   var continuation: CheckedContinuation<Result<HopResult, LoadError>, Never>?
 
   private var head = HTTPResponseHead()
@@ -38,14 +41,20 @@ final class HTTPTransfer {
   private let headerList: CurlStringList
   /// Kept alive while the handle may read it.
   private let resolveList: CurlStringList?
+  /// The HSTS callbacks' state, when HSTS is on for this hop.
+  private let hsts: CurlHSTSExchange?
+  /// Whether `easy` was freed (``close()``).
+  private var isClosed = false
 
   /// Creates the easy handle for `request`, with `cookieHeader` (from the
-  /// store) as its only source of cookies.
+  /// store) as its only source of cookies, and with curl's HSTS cache on and
+  /// fed `hstsSnapshot` when it is given.
   ///
   /// - Throws: ``LoadError``: `.invalidRequest` for a method or header that
   ///   cannot be sent, `.curl` when libcurl refuses an option.
   init(
-    request: LoadRequest, cookieHeader: String?, options: TransferOptions, ticket: TransferTicket
+    request: LoadRequest, cookieHeader: String?, hstsSnapshot: [HSTSEntry]?,
+    options: TransferOptions, ticket: TransferTicket
   ) throws(LoadError) {
     try CurlLibrary.initialize()
     guard let easy = curl_easy_init() else {
@@ -58,6 +67,7 @@ final class HTTPTransfer {
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     resolveList = options.resolveList
+    hsts = hstsSnapshot.map(CurlHSTSExchange.init(snapshot:))
     do {
       headerList = try CurlStringList(
         Self.headerLines(for: request, cookieHeader: cookieHeader, userAgent: options.userAgent))
@@ -70,8 +80,16 @@ final class HTTPTransfer {
   }
 
   deinit {
-    curl_easy_cleanup(easy)
+    close()
     errorBuffer.deallocate()
+  }
+
+  /// Frees the easy handle (`curl_easy_cleanup`, which runs the HSTS write
+  /// callback); later calls do nothing.
+  private func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    curl_easy_cleanup(easy)
   }
 
   /// The request's header lines for `CURLOPT_HTTPHEADER`: the caller's
@@ -135,6 +153,7 @@ final class HTTPTransfer {
         websitedata_curl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)))
     }
     if options.acceptsCompressedResponses { try set(CURLOPT_ACCEPT_ENCODING, "") }
+    if let hsts { try check(hsts.install(on: easy)) }
   }
 
   /// The method and body: GET and HEAD as such, POST with its body (copied,
@@ -212,7 +231,7 @@ final class HTTPTransfer {
   // MARK: - Completion (loop thread)
 
   /// The hop's result for libcurl's final `code` (`CURLMSG_DONE`).
-  func result(for code: CURLcode) -> Result<HopResult, LoadError> {
+  private func result(for code: CURLcode) -> Result<HopResult, LoadError> {
     if bodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
       return .failure(
         LoadError(
@@ -229,8 +248,28 @@ final class HTTPTransfer {
     return .success(HopResult(head: head, body: body))
   }
 
+  /// Completes the transfer after libcurl finished it with `code` (the
+  /// handle already removed from the multi handle): frees the handle, which
+  /// hands over curl's HSTS cache, and resumes the waiting task.
+  func finish(with code: CURLcode) {
+    var result = result(for: code)
+    close()
+    if let hsts, case .success(var hop) = result {
+      hop.hstsWritten = hsts.written
+      result = .success(hop)
+    }
+    complete(result)
+  }
+
+  /// Completes the transfer with `error` (never started, or aborted after
+  /// removal from the multi handle).
+  func fail(_ error: LoadError) {
+    close()
+    complete(.failure(error))
+  }
+
   /// Resumes the waiting task with `result`; later calls do nothing.
-  func complete(_ result: Result<HopResult, LoadError>) {
+  private func complete(_ result: Result<HopResult, LoadError>) {
     continuation?.resume(returning: result)
     continuation = nil
   }

@@ -26,6 +26,9 @@ public struct LoadHop: Sendable {
   /// Why the store could not commit this hop's cookies (a persistent store's
   /// write failed); the load goes on, as a browser's would.
   public let cookieStoreError: (any Error)?
+  /// Why the store could not record what this hop's
+  /// `Strict-Transport-Security` header said; the load goes on.
+  public let hstsStoreError: (any Error)?
   /// The `Location` field as received, for a redirect status.
   public let location: String?
   /// `location` resolved against ``url`` (WHATWG URL parser), when it is an
@@ -39,8 +42,8 @@ public struct LoadHop: Sendable {
   package init(
     url: URLRecord, method: String, upgradedByHSTS: Bool, status: Int, reasonPhrase: String,
     httpVersion: String, headers: [HTTPHeader], cookiesSent: [Cookie],
-    setCookieResults: [SetCookieResult], cookieStoreError: (any Error)?, location: String?,
-    redirectURL: URLRecord?
+    setCookieResults: [SetCookieResult], cookieStoreError: (any Error)?,
+    hstsStoreError: (any Error)?, location: String?, redirectURL: URLRecord?
   ) {
     self.url = url
     self.method = method
@@ -52,6 +55,7 @@ public struct LoadHop: Sendable {
     self.cookiesSent = cookiesSent
     self.setCookieResults = setCookieResults
     self.cookieStoreError = cookieStoreError
+    self.hstsStoreError = hstsStoreError
     self.location = location
     self.redirectURL = redirectURL
   }

@@ -11,11 +11,15 @@ extension WebLoaderSession {
     async throws(LoadError) -> (LoadHop, LoadRequest, [UInt8])
   {
     if Task.isCancelled { throw LoadError(.cancelled, "the load was cancelled", url: request.url) }
+    var request = request
+    let upgradedByHSTS = await upgradeToHTTPS(&request)
+    let hstsSnapshot = await hstsSnapshot(for: request.url)
     let cookieContext = context.cookieContext(
       url: request.url, method: request.method, redirectChain: redirectChain)
     let cookies = store.httpCookieStore
     let lookup = await cookies.cookies(for: cookieContext)
-    let result = try await transfer(request, cookieHeader: lookup.header)
+    let result = try await transfer(
+      request, cookieHeader: lookup.header, hstsSnapshot: hstsSnapshot)
     var setCookieResults: [SetCookieResult] = []
     var cookieStoreError: (any Error)?
     if !result.head.setCookieLines.isEmpty {
@@ -26,14 +30,16 @@ extension WebLoaderSession {
         cookieStoreError = error
       }
     }
+    let hstsStoreError = await recordHSTS(result.hstsWritten, snapshot: hstsSnapshot)
     let status = result.head.status
     let location =
       RedirectPolicy.isRedirectStatus(status) ? result.head.headers.first(named: "Location") : nil
     let hop = LoadHop(
-      url: request.url, method: request.method, upgradedByHSTS: false, status: status,
+      url: request.url, method: request.method, upgradedByHSTS: upgradedByHSTS, status: status,
       reasonPhrase: result.head.reasonPhrase, httpVersion: result.head.httpVersion,
       headers: result.head.headers, cookiesSent: lookup.included,
-      setCookieResults: setCookieResults, cookieStoreError: cookieStoreError, location: location,
+      setCookieResults: setCookieResults, cookieStoreError: cookieStoreError,
+      hstsStoreError: hstsStoreError, location: location,
       redirectURL: location.flatMap { redirectTarget($0, from: request.url) })
     return (hop, request, result.body)
   }
@@ -76,13 +82,14 @@ extension WebLoaderSession {
 
   /// Runs one transfer on the store's loop and waits for it without holding
   /// a thread. Cancelling the task aborts the transfer on the loop thread.
-  func transfer(_ request: LoadRequest, cookieHeader: String?) async throws(LoadError)
-    -> HopResult
+  func transfer(_ request: LoadRequest, cookieHeader: String?, hstsSnapshot: [HSTSEntry]?)
+    async throws(LoadError) -> HopResult
   {
     let ticket = TransferTicket()
     let handoff = CurlMultiLoop.Handoff(
       transfer: try HTTPTransfer(
-        request: request, cookieHeader: cookieHeader, options: options, ticket: ticket))
+        request: request, cookieHeader: cookieHeader, hstsSnapshot: hstsSnapshot,
+        options: options, ticket: ticket))
     let loop = transport.loop
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in

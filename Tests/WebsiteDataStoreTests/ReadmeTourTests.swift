@@ -50,4 +50,21 @@ import WebsiteDataStore
     #expect(await store.httpCookieStore.count == 0)
     #expect(try WebsiteDataStore.fetchAllDataStoreIdentifiers(root: root) == ["work"])
   }
+
+  @Test func hstsTour() async throws {
+    let store = WebsiteDataStore.nonPersistent()
+    let hsts = store.hstsStore
+    try await hsts.processHeader(
+      "max-age=31536000; includeSubDomains", forHost: "example.com", overSecureTransport: true)
+    #expect(await hsts.upgradesToHTTPS(host: "www.example.com"))
+    let now = Date()
+    let entriesFromCurl = [
+      HSTSEntry(
+        host: "curl.example", includesSubdomains: false, expiresAt: now + 600, createdAt: now)
+    ]
+    try await hsts.record(entriesFromCurl)
+    #expect(await hsts.entries().map(\.host) == ["curl.example", "example.com"])
+    try await hsts.removeEntries(ofSites: ["example.com"])
+    #expect(await !hsts.upgradesToHTTPS(host: "www.example.com"))
+  }
 }

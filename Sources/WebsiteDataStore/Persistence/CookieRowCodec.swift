@@ -33,8 +33,8 @@ final class CookieRowCodec {
   private static let identityLabel = Array("identity".utf8)
 
   let keys: Keys
-  private let cipher: AEADCipher
-  private let lookup: KeyedHash
+  let cipher: AEADCipher
+  let lookup: KeyedHash
   /// Scratch for plaintexts and hash inputs (grown when a cookie needs
   /// more): the bytes written are wiped after each use.
   private var scratch: UnsafeMutableRawBufferPointer

@@ -17,7 +17,8 @@ import Synchronization
 final class SQLiteCookieBackend: CookiePersistence {
   let database: SQLiteDatabase
   let keepsSessionCookies: Bool
-  private let codec: LockedCodec
+  /// The codec of the store's rows; shared with ``SQLiteHSTSBackend``.
+  let codec: LockedCodec
   private let seenDataVersion = Mutex<Int64?>(nil)
   private let queue: CookieWriteQueue
 
@@ -148,42 +149,59 @@ final class SQLiteCookieBackend: CookiePersistence {
   /// Full re-encryption under a new, random data key wrapped by `newKey`:
   /// every readable row is decrypted and sealed again, and the new wrapped
   /// key stored, in ONE transaction — it happens entirely or not at all.
-  /// Damaged rows (which no key opens) are left as they are.
-  func reencrypt(newKey: KeySource) async throws {
+  /// Damaged rows (which no key opens) are left as they are. `resealing`
+  /// re-seals the store's other tables (the HSTS rows) inside the same
+  /// transaction, from the old codec to the new one.
+  ///
+  /// The shared codec is switched on the database thread right after the
+  /// commit, before any other database call runs: rows sealed on that
+  /// thread (HSTS) never use the old key afterwards.
+  func reencrypt(
+    newKey: KeySource,
+    resealing:
+      @escaping @Sendable (SQLiteConnection, CookieRowCodec, CookieRowCodec) throws ->
+      Void
+  ) async throws {
     await queue.drain()
     let (kek, scrypt) = try newKey.newStoreKey()
     let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
     let newCodec = LockedCodec(CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
     let oldCodec = codec
-    try await database.write { connection in
-      let snapshot = try CookieRowSnapshot.read(connection)
-      var readable: [(Int64, Cookie)] = []
-      oldCodec.withLock { codec in
-        snapshot.sealed.withUnsafeBytes { sealed in
-          for row in snapshot.rows {
-            if let cookie = try? codec.cookie(row, sealed: sealed) {
-              readable.append((row.id, cookie))
+    try await database.withConnection { connection in
+      let replacement = try CookieRowCodec(keys: newCodec.withLock { $0.keys })
+      try connection.transaction(.immediate) {
+        let snapshot = try CookieRowSnapshot.read(connection)
+        var readable: [(Int64, Cookie)] = []
+        oldCodec.withLock { codec in
+          snapshot.sealed.withUnsafeBytes { sealed in
+            for row in snapshot.rows {
+              if let cookie = try? codec.cookie(row, sealed: sealed) {
+                readable.append((row.id, cookie))
+              }
             }
           }
         }
-      }
-      let delete = try connection.prepare("DELETE FROM cookies WHERE id = ?")
-      for (id, _) in readable {
-        try delete.bind(id, at: 1)
-        try delete.run()
-      }
-      var batch = CookieRowBatch(capacity: readable.count)
-      try newCodec.withLock { codec in
-        for (_, cookie) in readable {
-          batch.operations.append(.upsert(try codec.appendRow(for: cookie, to: &batch)))
+        let delete = try connection.prepare("DELETE FROM cookies WHERE id = ?")
+        for (id, _) in readable {
+          try delete.bind(id, at: 1)
+          try delete.run()
         }
+        var batch = CookieRowBatch(capacity: readable.count)
+        try newCodec.withLock { codec in
+          for (_, cookie) in readable {
+            batch.operations.append(.upsert(try codec.appendRow(for: cookie, to: &batch)))
+          }
+        }
+        try Self.withBulkCache(connection, rows: batch.rows.count) {
+          try batch.apply(to: connection)
+        }
+        try oldCodec.withLock { old in
+          try newCodec.withLock { new in try resealing(connection, old, new) }
+        }
+        try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
       }
-      try Self.withBulkCache(connection, rows: batch.rows.count) {
-        try batch.apply(to: connection)
-      }
-      try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
+      oldCodec.replace(with: replacement)
     }
-    codec.replace(with: try CookieRowCodec(keys: KeyMaterial(dataKey: dataKey)))
     _ = try await database.withConnection { try $0.checkpoint(.truncate) }
   }
 

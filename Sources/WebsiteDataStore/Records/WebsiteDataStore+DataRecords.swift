@@ -9,6 +9,9 @@ extension WebsiteDataStore {
     if types.contains(.cookies) {
       for site in await httpCookieStore.sites() { bySite[site, default: []].insert(.cookies) }
     }
+    if types.contains(.hsts) {
+      for site in await hstsStore.sites() { bySite[site, default: []].insert(.hsts) }
+    }
     return bySite.sorted { $0.key < $1.key }.map {
       WebsiteDataRecord(displayName: $0.key, dataTypes: $0.value)
     }
@@ -16,12 +19,16 @@ extension WebsiteDataStore {
 
   /// Removes the data of the given types for the given sites (WebKit's
   /// `removeData(ofTypes:for:)`). Cookies of a site are the cookies whose
-  /// domain belongs to it, partitioned or not.
+  /// domain belongs to it, partitioned or not; its HSTS entries are those of
+  /// its hosts.
   public func removeData(ofTypes types: Set<WebsiteDataType>, for records: [WebsiteDataRecord])
     async throws
   {
     if types.contains(.cookies) {
       try await httpCookieStore.deleteCookies(ofSites: Set(records.map(\.displayName)))
+    }
+    if types.contains(.hsts) {
+      try await hstsStore.removeEntries(ofSites: Set(records.map(\.displayName)))
     }
   }
 
@@ -32,6 +39,9 @@ extension WebsiteDataStore {
   {
     if types.contains(.cookies) {
       try await httpCookieStore.deleteCookies(modifiedSince: date)
+    }
+    if types.contains(.hsts) {
+      try await hstsStore.removeEntries(modifiedSince: date)
     }
   }
 }

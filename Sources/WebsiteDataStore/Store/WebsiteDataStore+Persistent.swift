@@ -24,12 +24,16 @@ extension WebsiteDataStore {
     let (database, dataKey) = try await PersistentStoreFile.open(
       path: path, key: key, create: options.createIfMissing, now: clock.now())
     let backend: SQLiteCookieBackend
+    let hsts: SQLiteHSTSBackend
     let load: CookieLoad
+    let hstsLoad: HSTSLoad
     do {
       backend = SQLiteCookieBackend(
         database: database, keys: try KeyMaterial(dataKey: dataKey), facts: domainFacts,
         keepsSessionCookies: options.keepsSessionCookies)
+      hsts = SQLiteHSTSBackend(database: database, codec: backend.codec)
       load = try await backend.loadCookies()
+      hstsLoad = try await hsts.loadEntries()
     } catch {
       await database.close()  // release the file before throwing
       throw error
@@ -39,11 +43,13 @@ extension WebsiteDataStore {
       initialLoad: load)
     return WebsiteDataStore(
       httpCookieStore: cookieStore,
-      persistentFile: PersistentFile(path: path, backend: backend))
+      hstsStore: HSTSStore(
+        clock: clock, domainFacts: domainFacts, persistence: hsts, initialLoad: hstsLoad),
+      persistentFile: PersistentFile(path: path, backend: backend, hsts: hsts))
   }
 
   /// Rotates the key-encryption key: the data key is re-wrapped under `newKey`
-  /// in one transaction; the cookies are not rewritten. Afterwards only
+  /// in one transaction; the cookies and HSTS entries are not rewritten. Afterwards only
   /// `newKey` opens the store.
   public func rotateKey(to newKey: KeySource) async throws {
     guard let persistentFile else {
@@ -54,7 +60,7 @@ extension WebsiteDataStore {
       newKey: newKey)
   }
 
-  /// Re-encrypts every cookie under a new random data key wrapped by `newKey`
+  /// Re-encrypts every cookie and HSTS entry under a new random data key wrapped by `newKey`
   /// (for a suspected key compromise): atomic — one transaction — so an
   /// interruption leaves the store entirely under the old key or entirely
   /// under the new one. Afterwards only `newKey` opens the store.
@@ -62,12 +68,19 @@ extension WebsiteDataStore {
     guard let persistentFile else {
       throw WebsiteDataStoreError(.invalidArgument, "a non-persistent store has no key")
     }
-    try await persistentFile.backend.reencrypt(newKey: newKey)
+    await persistentFile.hsts.drain()
+    let facts = hstsStore.domainFacts
+    try await persistentFile.backend.reencrypt(newKey: newKey) { connection, old, new in
+      try SQLiteHSTSBackend.reseal(connection, from: old, to: new) {
+        CookieDomain.siteKey(of: $0, facts: facts)
+      }
+    }
   }
 
   /// Waits until every queued write has been committed.
   public func flush() async {
     await persistentFile?.backend.drain()
+    await persistentFile?.hsts.drain()
   }
 
   /// Runs SQLite's integrity check on a persistent store; an empty list

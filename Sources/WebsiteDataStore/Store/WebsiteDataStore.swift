@@ -1,8 +1,9 @@
 import CookieCore
 import Foundation
 
-/// A website data store (WebKit's `WKWebsiteDataStore`): the cookies (and,
-/// later, other website data) one browsing profile or session keeps.
+/// A website data store (WebKit's `WKWebsiteDataStore`): the cookies, the
+/// HSTS entries (and, later, other website data) one browsing profile or
+/// session keeps.
 ///
 /// `.nonPersistent()` keeps everything in memory and leaves nothing behind;
 /// persistent stores keep the same data in an encrypted SQLite file. Both have
@@ -10,6 +11,8 @@ import Foundation
 public final class WebsiteDataStore: Sendable {
   /// The cookies of this store.
   public let httpCookieStore: HTTPCookieStore
+  /// The HTTP Strict Transport Security entries of this store (RFC 6797).
+  public let hstsStore: HSTSStore
   /// Whether the store writes to disk.
   public var isPersistent: Bool { persistentFile != nil }
   /// The store's file, for persistent stores.
@@ -19,12 +22,14 @@ public final class WebsiteDataStore: Sendable {
   struct PersistentFile: Sendable {
     let path: String
     let backend: SQLiteCookieBackend
+    let hsts: SQLiteHSTSBackend
   }
 
   let persistentFile: PersistentFile?
 
-  init(httpCookieStore: HTTPCookieStore, persistentFile: PersistentFile?) {
+  init(httpCookieStore: HTTPCookieStore, hstsStore: HSTSStore, persistentFile: PersistentFile?) {
     self.httpCookieStore = httpCookieStore
+    self.hstsStore = hstsStore
     self.persistentFile = persistentFile
   }
 
@@ -45,6 +50,7 @@ public final class WebsiteDataStore: Sendable {
     WebsiteDataStore(
       httpCookieStore: HTTPCookieStore(
         configuration: configuration, clock: clock, domainFacts: domainFacts, persistence: nil),
+      hstsStore: HSTSStore(clock: clock, domainFacts: domainFacts, persistence: nil),
       persistentFile: nil)
   }
 

@@ -9,10 +9,15 @@ import WebLoader
 final class TestServer: Sendable {
   /// The host names its certificate covers; tests reach them through
   /// resolve overrides to 127.0.0.1.
-  static let hosts = ["a.test", "b.example", "www.site.example", "api.site.example", "c.test"]
+  static let hosts = [
+    "a.test", "b.example", "site.example", "www.site.example", "api.site.example", "c.test",
+  ]
 
   let httpPort: Int
   let httpsPort: Int
+  /// A port that serves both plain HTTP and TLS (for HSTS upgrades, which
+  /// keep an explicit port).
+  let dualPort: Int
   /// The PEM file of the test CA.
   let caFile: String
   /// The folder of the certificates.
@@ -52,11 +57,12 @@ final class TestServer: Sendable {
     func port(_ name: String) -> Int? {
       fields.first { $0.hasPrefix(name + "=") }.flatMap { Int($0.dropFirst(name.count + 1)) }
     }
-    guard let http = port("http"), let https = port("https") else {
+    guard let http = port("http"), let https = port("https"), let dual = port("dual") else {
       throw TestSetupError(description: "the test server did not print its ports")
     }
     httpPort = http
     httpsPort = https
+    dualPort = dual
   }
 
   /// `scheme://host:port` for the server's port of that scheme.
@@ -64,10 +70,17 @@ final class TestServer: Sendable {
     "\(scheme)://\(host):\(scheme == "https" ? httpsPort : httpPort)"
   }
 
-  /// Resolve overrides sending every test host, on both ports, to 127.0.0.1.
+  /// `scheme://host:port` on the port that speaks both.
+  func dualOrigin(_ scheme: String, _ host: String) -> String {
+    "\(scheme)://\(host):\(dualPort)"
+  }
+
+  /// Resolve overrides sending every test host, on every port, to 127.0.0.1.
   var resolveOverrides: [ResolveOverride] {
     Self.hosts.flatMap { host in
-      [httpPort, httpsPort].map { ResolveOverride(host: host, port: $0, address: "127.0.0.1") }
+      [httpPort, httpsPort, dualPort].map {
+        ResolveOverride(host: host, port: $0, address: "127.0.0.1")
+      }
     }
   }
 

@@ -3,8 +3,10 @@
 
 Usage: test_server.py CERT_PEM KEY_PEM
 
-Binds 127.0.0.1 on two free ports (HTTP and HTTPS, HTTP/1.1 keep-alive, one
-thread per connection), prints one line `PORTS http=<port> https=<port>`,
+Binds 127.0.0.1 on three free ports (HTTP, HTTPS, and a port that speaks
+both, telling TLS from plain HTTP by the first byte, so that an HSTS upgrade
+that keeps the port lands on TLS), HTTP/1.1 keep-alive, one thread per
+connection; prints one line `PORTS http=<port> https=<port> dual=<port>`,
 and serves until its standard input closes (the test process went away).
 
 Routes (the path decides; query parameters refine):
@@ -213,6 +215,9 @@ page_log_lock = threading.Lock()
 class PlainServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # Many tests connect at once (64 loads in flight): a short listen queue
+    # would drop connection attempts and stall them for seconds.
+    request_queue_size = 256
 
 
 class TLSServer(PlainServer):
@@ -233,15 +238,34 @@ class TLSServer(PlainServer):
         self.RequestHandlerClass(tls, client_address, self)
 
 
+class DualServer(TLSServer):
+    """TLS when the client's first byte is a TLS handshake record (0x16),
+    plain HTTP otherwise."""
+
+    def finish_request(self, request, client_address):
+        try:
+            request.settimeout(10)
+            first = request.recv(1, socket.MSG_PEEK)
+            request.settimeout(None)
+        except OSError:
+            return
+        if first == b"\x16":
+            super().finish_request(request, client_address)
+        elif first:
+            self.RequestHandlerClass(request, client_address, self)
+
+
 def main():
     cert, key = sys.argv[1], sys.argv[2]
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     plain = PlainServer(("127.0.0.1", 0), Handler)
     secure = TLSServer(("127.0.0.1", 0), Handler, context)
-    for server in (plain, secure):
+    dual = DualServer(("127.0.0.1", 0), Handler, context)
+    for server in (plain, secure, dual):
         threading.Thread(target=server.serve_forever, daemon=True).start()
-    print("PORTS http=%d https=%d" % (plain.server_address[1], secure.server_address[1]), flush=True)
+    ports = (plain.server_address[1], secure.server_address[1], dual.server_address[1])
+    print("PORTS http=%d https=%d dual=%d" % ports, flush=True)
     # Serve until the test process closes our standard input.
     while sys.stdin.buffer.read(4096):
         pass

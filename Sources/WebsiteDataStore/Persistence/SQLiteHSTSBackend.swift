@@ -1,0 +1,193 @@
+import Foundation
+import Synchronization
+
+/// The encrypted SQLite backend of a persistent store's ``HSTSStore``: the
+/// `hsts` table (Migrations/0002_hsts.sql), sealed with the cookie rows'
+/// codec (``LockedCodec``, shared with ``SQLiteCookieBackend`` so that a
+/// re-encryption switches both at once).
+///
+/// Writes are queued in the order the store made them and run one
+/// transaction each on the database actor's thread, where the rows are also
+/// sealed (never on the cooperative pool); each is acknowledged only after
+/// it committed. Other processes' commits are noticed through SQLite's
+/// `data_version`.
+///
+/// Thread-safe: the seen version and the write queue's tail are in `Mutex`es;
+/// the codec is used under its lock.
+final class SQLiteHSTSBackend: HSTSPersistence {
+  let database: SQLiteDatabase
+  private let codec: LockedCodec
+  private let seenDataVersion = Mutex<Int64?>(nil)
+  /// The last queued write; each write waits for the one before it.
+  private let tail = Mutex<Task<Void, Never>?>(nil)
+
+  init(database: SQLiteDatabase, codec: LockedCodec) {
+    self.database = database
+    self.codec = codec
+  }
+
+  // MARK: - Loading
+
+  func loadEntries() async throws -> HSTSLoad {
+    let codec = codec
+    return try await database.read { connection in
+      let version = try connection.dataVersion()
+      let rows = try Self.readRows(connection)
+      var entries: [HSTSEntry] = []
+      var damaged: [Int64] = []
+      codec.withLock { codec in
+        for row in rows {
+          do {
+            entries.append(try codec.hstsEntry(row))
+          } catch {
+            damaged.append(row.id)
+          }
+        }
+      }
+      return HSTSLoad(entries: entries, damagedRows: damaged, dataVersion: version)
+    }
+  }
+
+  func externalChanges() async throws -> HSTSLoad? {
+    await drain()
+    let version = try await database.withConnection { try $0.dataVersion() }
+    if let seen = seenDataVersion.withLock({ $0 }), seen == version { return nil }
+    return try await loadEntries()
+  }
+
+  func accept(_ load: HSTSLoad) { seenDataVersion.withLock { $0 = load.dataVersion } }
+
+  func invalidate() { seenDataVersion.withLock { $0 = nil } }
+
+  // MARK: - Writing
+
+  func enqueue(_ operations: [HSTSRowOperation]) -> Task<Void, any Error> {
+    let database = database
+    let codec = codec
+    return tail.withLock { tail in
+      let previous = tail
+      let write = Task {
+        await previous?.value
+        try await Self.write(operations, database: database, codec: codec)
+      }
+      tail = Task { _ = await write.result }
+      return write
+    }
+  }
+
+  func drain() async {
+    await tail.withLock { $0 }?.value
+  }
+
+  /// Runs `operations` in one transaction, sealing on the database thread;
+  /// after a deletion, truncates the journal so no removed row lingers in
+  /// it (best effort: a reader of another process may hold it, and a later
+  /// checkpoint does it).
+  private static func write(
+    _ operations: [HSTSRowOperation], database: SQLiteDatabase, codec: LockedCodec
+  ) async throws {
+    guard !operations.isEmpty else { return }
+    try await database.write { connection in
+      try apply(operations, codec: codec, to: connection)
+    }
+    if operations.contains(where: { if case .upsert = $0 { false } else { true } }) {
+      _ = try? await database.withConnection { try $0.checkpoint(.truncate) }
+    }
+  }
+
+  private static let upsertSQL =
+    "INSERT INTO hsts (host_hash, site_hash, sealed, include_subdomains, expires, created)"
+    + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(host_hash) DO UPDATE SET"
+    + " site_hash = excluded.site_hash, sealed = excluded.sealed,"
+    + " include_subdomains = excluded.include_subdomains, expires = excluded.expires,"
+    + " created = excluded.created"
+  private static let selectSQL =
+    "SELECT id, host_hash, site_hash, sealed, include_subdomains, expires, created FROM hsts"
+
+  /// Seals, then runs, `operations` in order (inside the caller's
+  /// transaction).
+  private static func apply(
+    _ operations: [HSTSRowOperation], codec: LockedCodec, to connection: SQLiteConnection
+  ) throws {
+    enum Statement {
+      case upsert(HSTSRow)
+      case delete(String, [SQLiteValue])
+    }
+    let statements = try codec.withLock { codec in
+      try operations.map { operation -> Statement in
+        switch operation {
+        case .upsert(let entry, let site):
+          return .upsert(try codec.hstsRow(for: entry, site: site))
+        case .delete(let host):
+          return .delete(
+            "DELETE FROM hsts WHERE host_hash = ?", [.blob(try codec.hstsHostHash(host).bytes)])
+        case .deleteSite(let site):
+          return .delete(
+            "DELETE FROM hsts WHERE site_hash = ?", [.blob(try codec.hstsSiteHash(site).bytes)])
+        case .deleteCreated(let date):
+          return .delete("DELETE FROM hsts WHERE created >= ?", [.real(date.timeIntervalSince1970)])
+        case .deleteAll:
+          return .delete("DELETE FROM hsts", [])
+        }
+      }
+    }
+    var upsert: SQLiteStatement?
+    for statement in statements {
+      switch statement {
+      case .upsert(let row):
+        let prepared = try upsert ?? connection.prepare(upsertSQL)
+        upsert = prepared
+        try prepared.bind([
+          .blob(row.hostHash?.bytes ?? []), .blob(row.siteHash?.bytes ?? []),
+          .blob(row.sealed ?? []), .integer(row.includeSubdomains), .real(row.expires),
+          .real(row.created),
+        ])
+        try prepared.run()
+      case .delete(let sql, let values):
+        try connection.run(sql, values)
+      }
+    }
+  }
+
+  /// Every row of the table, as stored.
+  private static func readRows(_ connection: SQLiteConnection) throws -> [HSTSRow] {
+    var rows: [HSTSRow] = []
+    try connection.prepare(selectSQL).forEachRow { row in
+      rows.append(
+        HSTSRow(
+          id: row.int64(at: 0), hostHash: row.withBlob(at: 1) { RowHash(bytes: $0) } ?? nil,
+          siteHash: row.withBlob(at: 2) { RowHash(bytes: $0) } ?? nil, sealed: row.blob(at: 3),
+          includeSubdomains: row.int64(at: 4), expires: row.double(at: 5),
+          created: row.double(at: 6)))
+    }
+    return rows
+  }
+
+  // MARK: - Re-encryption
+
+  /// Re-seals every readable row from `old` keys to `new` ones, in place
+  /// (inside the caller's transaction: ``SQLiteCookieBackend/reencrypt(newKey:resealing:)``).
+  /// `site` gives a host's site for the new `site_hash`. Damaged rows, which
+  /// no key opens, are left as they are.
+  static func reseal(
+    _ connection: SQLiteConnection, from old: CookieRowCodec, to new: CookieRowCodec,
+    site: (String) -> String
+  ) throws {
+    let update = try connection.prepare(
+      "UPDATE hsts SET host_hash = ?, site_hash = ?, sealed = ? WHERE id = ?")
+    for row in try readRows(connection) {
+      guard let entry = try? old.hstsEntry(row) else { continue }
+      let sealed = try new.hstsRow(for: entry, site: site(entry.host))
+      try update.bind([
+        .blob(sealed.hostHash?.bytes ?? []), .blob(sealed.siteHash?.bytes ?? []),
+        .blob(sealed.sealed ?? []), .integer(row.id),
+      ])
+      try update.run()
+    }
+  }
+}
+
+extension RowHash {
+  /// The 16 bytes, for binding.
+  var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+}
