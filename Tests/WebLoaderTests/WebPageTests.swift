@@ -1,9 +1,12 @@
 import CookieCore
 import Foundation
 import FoundationNetworking
+import Observation
+import Synchronization
 import Testing
-import WebLoader
 import WebsiteDataStore
+
+@testable import WebLoader
 
 /// Navigations of a `WebPage` against the loopback test server: events,
 /// state after load, user agent, documents given as HTML or data, failures.
@@ -229,5 +232,43 @@ import WebsiteDataStore
   @Test func reloadWithoutADocumentFails() async {
     let (_, error) = await outcome(of: makePage().reload())
     #expect(error?.code == .invalidURL)
+  }
+}
+
+/// The page's state is observable (Observation), and the default store is
+/// the `sitedata` tool's.
+@MainActor @Suite(.timeLimit(.minutes(1))) struct WebPageStateTests {
+  @Test func titleChangesAreObservable() async throws {
+    let page = WebPage(configuration: .init(websiteDataStore: .nonPersistent()))
+    let changed = Mutex(false)
+    withObservationTracking {
+      _ = page.title
+    } onChange: {
+      changed.withLock { $0 = true }
+    }
+    #expect(await outcome(of: page.load(html: "<title>Observed</title>")).error == nil)
+    #expect(changed.withLock { $0 })
+    #expect(page.title == "Observed")
+  }
+
+  @Test func defaultStoreKeyFileFollowsXDG() {
+    #expect(
+      WebPage.Configuration.defaultKeyFile(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"])
+        == "/cfg/sitedata/keys/default.key")
+    #expect(
+      WebPage.Configuration.defaultKeyFile(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/h"])
+        == "/h/.config/sitedata/keys/default.key")
+  }
+
+  @Test func defaultStoreOpensOrCreatesTheNamedStore() async throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "page-default-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let keyFile = root.appendingPathComponent("keys/default.key").path
+    let store = try await WebPage.Configuration.openDefaultStore(
+      root: root.appendingPathComponent("data").path, keyFile: keyFile)
+    #expect(store.isPersistent)
+    #expect(store.path == root.appendingPathComponent("data/default/store.db").path)
+    #expect(FileManager.default.fileExists(atPath: keyFile))
   }
 }

@@ -14,7 +14,7 @@ extension WebPage {
   {
     if let store = configuration.websiteDataStore { return store }
     do {
-      return try await DefaultDataStore.store()
+      return try await Configuration.defaultDataStore()
     } catch {
       throw NavigationError(
         .dataStoreUnavailable, "the default website data store cannot be opened",
