@@ -19,8 +19,9 @@ import WebsiteDataStore
     let page = WebPage(
       configuration: .init(
         websiteDataStore: .nonPersistent(), loadsSubresources: false,
-        customUserAgent: "ScratchBrowser/1.0", resolveOverrides: server.resolveOverrides,
-        extraCAFile: server.caFile))
+        customUserAgent: "ScratchBrowser/1.0",
+        transport: LoadConfiguration(
+          resolveOverrides: server.resolveOverrides, extraCAFile: server.caFile)))
     var events: [WebPage.NavigationEvent] = []
     for try await event in page.load(URL(string: start)!) {
       events.append(event)

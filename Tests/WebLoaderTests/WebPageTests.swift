@@ -183,7 +183,7 @@ import WebsiteDataStore
   @Test func tlsFailureFailsTheProvisionalNavigation() async throws {
     // Without the test CA, the server's certificate is not trusted.
     var configuration = server.pageConfiguration(store: store)
-    configuration.extraCAFile = nil
+    configuration.transport.extraCAFile = nil
     let page = WebPage(configuration: configuration)
     let (_, error) = await outcome(of: page.load(URL(string: server.page("https", "a.test"))!))
     #expect(error?.code == .failedProvisionalNavigation)
@@ -192,7 +192,7 @@ import WebsiteDataStore
 
   @Test func timeoutFailsTheProvisionalNavigation() async throws {
     var configuration = server.pageConfiguration(store: store)
-    configuration.timeout = .milliseconds(300)
+    configuration.transport.timeout = .milliseconds(300)
     let page = WebPage(configuration: configuration)
     let (_, error) = await outcome(
       of: page.load(URL(string: server.origin("http", "a.test") + "/sleep?ms=3000")!))
@@ -202,7 +202,7 @@ import WebsiteDataStore
 
   @Test func tooManyRedirectsFailsAfterTheLimit() async throws {
     var configuration = server.pageConfiguration(store: store)
-    configuration.redirectLimit = 3
+    configuration.transport.redirectLimit = 3
     let page = WebPage(configuration: configuration)
     let (events, error) = await outcome(
       of: page.load(URL(string: server.origin("http", "a.test") + "/loop?i=0")!))

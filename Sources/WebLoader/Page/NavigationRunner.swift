@@ -252,7 +252,7 @@ final class NavigationRunner {
   /// the redirect.
   private func redirect(_ hop: LoadHop) async -> RedirectDecision {
     guard (try? checkRunning()) != nil else { return .cancel }
-    guard redirectsFollowed < configuration.redirectLimit else { return .follow }
+    guard redirectsFollowed < configuration.transport.redirectLimit else { return .follow }
     let base = URL(string: hop.url.href)
     guard
       let target = hop.redirectURL.flatMap({ URL(string: $0.href) })
@@ -290,7 +290,7 @@ final class NavigationRunner {
         .cancelled, "the navigation was cancelled", url: url, underlying: error)
     case .tooManyRedirects:
       WebPage.NavigationError(
-        .tooManyRedirects, "more than \(configuration.redirectLimit) redirects", url: url,
+        .tooManyRedirects, "more than \(configuration.transport.redirectLimit) redirects", url: url,
         underlying: error)
     default:
       WebPage.NavigationError(

@@ -21,25 +21,22 @@ extension WebPage {
     /// stylesheets and iframes (and the iframes' own subresources), as a
     /// browser would, with third-party cookie rules applied. Default: true.
     public var loadsSubresources: Bool
-    /// The `User-Agent` of every request; ``WebPage/defaultUserAgent`` when nil.
-    public var customUserAgent: String?
+    /// The `User-Agent` of every request (the transport's `userAgent`);
+    /// ``WebPage/defaultUserAgent`` when nil.
+    public var customUserAgent: String? {
+      get { transport.userAgent }
+      set { transport.userAgent = newValue }
+    }
     /// Decides on navigation actions and responses; everything is allowed
     /// when nil.
     public var navigationDecider: (any NavigationDeciding)?
     /// Custom schemes served by Swift code.
     public var urlSchemeHandlers: [URLScheme: any URLSchemeHandler]
-    /// Fixed addresses for host names (curl's `host:port:address`).
-    public var resolveOverrides: [ResolveOverride]
-    /// How long connecting may take, per request.
-    public var connectTimeout: Duration?
-    /// How long one request (connect, send, whole response) may take.
-    public var timeout: Duration?
-    /// The most redirects a navigation (or subresource) follows (browsers: 20).
-    public var redirectLimit: Int
-    /// The proxy.
-    public var proxy: ProxySetting
-    /// A PEM file of CA certificates trusted in addition to the system's.
-    public var extraCAFile: String?
+    /// The transport's settings for every request of the page: resolve
+    /// overrides (curl's `host:port:address`), connect and request time
+    /// limits, the redirect limit, the proxy, an extra CA file, a body size
+    /// limit. Its `userAgent` is ``customUserAgent``.
+    public var transport: LoadConfiguration
     /// How many subresources load at once (browsers: 6 per host). Default 6.
     public var maximumConcurrentSubresourceLoads: Int
 
@@ -48,29 +45,23 @@ extension WebPage {
       websiteDataStore: WebsiteDataStore? = nil, loadsSubresources: Bool = true,
       customUserAgent: String? = nil, navigationDecider: (any NavigationDeciding)? = nil,
       urlSchemeHandlers: [URLScheme: any URLSchemeHandler] = [:],
-      resolveOverrides: [ResolveOverride] = [], connectTimeout: Duration? = .seconds(30),
-      timeout: Duration? = nil, redirectLimit: Int = 20, proxy: ProxySetting = .none,
-      extraCAFile: String? = nil, maximumConcurrentSubresourceLoads: Int = 6
+      transport: LoadConfiguration = LoadConfiguration(),
+      maximumConcurrentSubresourceLoads: Int = 6
     ) {
       self.websiteDataStore = websiteDataStore
       self.loadsSubresources = loadsSubresources
-      self.customUserAgent = customUserAgent
       self.navigationDecider = navigationDecider
       self.urlSchemeHandlers = urlSchemeHandlers
-      self.resolveOverrides = resolveOverrides
-      self.connectTimeout = connectTimeout
-      self.timeout = timeout
-      self.redirectLimit = redirectLimit
-      self.proxy = proxy
-      self.extraCAFile = extraCAFile
+      self.transport = transport
       self.maximumConcurrentSubresourceLoads = maximumConcurrentSubresourceLoads
+      if let customUserAgent { self.customUserAgent = customUserAgent }
     }
 
-    /// The loader's settings for this configuration.
-    func loadConfiguration(userAgent: String) -> LoadConfiguration {
-      LoadConfiguration(
-        userAgent: userAgent, resolveOverrides: resolveOverrides, connectTimeout: connectTimeout,
-        timeout: timeout, redirectLimit: redirectLimit, proxy: proxy, extraCAFile: extraCAFile)
+    /// The loader's settings: the transport's, with the user agent sent.
+    var loadConfiguration: LoadConfiguration {
+      var configuration = transport
+      configuration.userAgent = transport.userAgent ?? WebPage.defaultUserAgent
+      return configuration
     }
   }
 }

@@ -18,7 +18,7 @@ extension WebPage {
       /// handler threw... (WebKit's `failedProvisionalNavigation`). See
       /// ``NavigationError/loadError`` for curl's code.
       public static let failedProvisionalNavigation = Code("failed-provisional-navigation")
-      /// The redirect chain exceeded ``WebPage/Configuration/redirectLimit``.
+      /// The redirect chain exceeded the transport's `redirectLimit`.
       public static let tooManyRedirects = Code("too-many-redirects")
       /// ``WebPage/stopLoading()`` was called, or a newer navigation
       /// replaced this one before it finished.

@@ -27,8 +27,7 @@ extension WebPage {
   func session(for store: WebsiteDataStore, configuration: Configuration) throws(NavigationError)
     -> WebLoaderSession
   {
-    let load = configuration.loadConfiguration(
-      userAgent: configuration.customUserAgent ?? Self.defaultUserAgent)
+    let load = configuration.loadConfiguration
     let key = SessionKey(store: ObjectIdentifier(store), configuration: load)
     if let cachedSession, cachedSession.key == key { return cachedSession.session }
     do {

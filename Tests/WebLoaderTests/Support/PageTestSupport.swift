@@ -57,8 +57,7 @@ extension TestServer {
   {
     WebPage.Configuration(
       websiteDataStore: store, loadsSubresources: loadsSubresources,
-      resolveOverrides: resolveOverrides, connectTimeout: .seconds(10), timeout: .seconds(30),
-      extraCAFile: caFile)
+      transport: configuration(userAgent: nil))
   }
 }
 
