@@ -251,6 +251,13 @@ import WebsiteDataStore
     #expect(page.title == "Observed")
   }
 
+  @Test func deeplyNestedDocumentsParseOnTheParserThread() async throws {
+    let page = WebPage(configuration: .init(websiteDataStore: .nonPersistent()))
+    let html = "<title>Deep</title>" + String(repeating: "<div>", count: 10_000) + "<img src=x.png>"
+    #expect(await outcome(of: page.load(html: html)).error == nil)
+    #expect(page.title == "Deep" && page.document?.subresources.count == 1)
+  }
+
   @Test func defaultStoreKeyFileFollowsXDG() {
     #expect(
       WebPage.Configuration.defaultKeyFile(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"])

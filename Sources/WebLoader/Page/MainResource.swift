@@ -52,14 +52,14 @@ struct MainResource: Sendable {
       content: content)
   }
 
-  /// Parses the content as HTML, off the main actor.
-  @concurrent
+  /// Parses the content as HTML, on the parser's thread.
   func parse() async throws(HTMLDocumentError) -> HTMLDocument {
     switch content {
     case .text(let text):
-      return try HTMLDocument(html: text, url: url)
+      return try await HTMLParserThread.shared.parse(html: text, url: url)
     case .bytes(let bytes, let contentType, let encoding):
-      return try HTMLDocument(bytes: bytes, url: url, contentType: contentType, encoding: encoding)
+      return try await HTMLParserThread.shared.parse(
+        bytes: bytes, url: url, contentType: contentType, encoding: encoding)
     }
   }
 }

@@ -142,7 +142,9 @@ struct SubresourceFetcher: Sendable {
       url: finalURL, statusCode: loaded.status, headers: loaded.headers,
       mimeType: contentType.flatMap { MIMEType($0)?.essence }, hops: loaded.hops,
       bodySize: loaded.body.count)
-    return (response, try frameDocument(job, loaded.body, contentType: contentType, url: finalURL))
+    return (
+      response, try await frameDocument(job, loaded.body, contentType: contentType, url: finalURL)
+    )
   }
 
   private func fetch(_ job: Job, from handler: any URLSchemeHandler) async throws
@@ -153,18 +155,20 @@ struct SubresourceFetcher: Sendable {
     let response = reply.pageResponse(url: job.subresource.url)
     return (
       response,
-      try frameDocument(job, reply.body, contentType: reply.contentType, url: response.url)
+      try await frameDocument(job, reply.body, contentType: reply.contentType, url: response.url)
     )
   }
 
-  /// An iframe's HTML document, parsed for its subresources.
-  private func frameDocument(_ job: Job, _ body: [UInt8], contentType: String?, url: URL) throws
-    -> HTMLDocument?
+  /// An iframe's HTML document, parsed (on the parser's thread) for its
+  /// subresources.
+  private func frameDocument(_ job: Job, _ body: [UInt8], contentType: String?, url: URL)
+    async throws -> HTMLDocument?
   {
     guard job.subresource.kind == .iframe, job.depth == 0,
       contentType.flatMap({ MIMEType($0)?.isHTML }) ?? true
     else { return nil }
-    return try HTMLDocument(bytes: body, url: url, contentType: contentType)
+    return try await HTMLParserThread.shared.parse(
+      bytes: body, url: url, contentType: contentType, encoding: nil)
   }
 
   /// `Accept` by destination (Fetch §4.1 "fetch" step 10 and browsers'
