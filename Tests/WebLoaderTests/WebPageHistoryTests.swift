@@ -86,6 +86,26 @@ import WebsiteDataStore
     page.stopLoading()  // nothing running: no effect
   }
 
+  @Test func stopLoadingAfterCommitKeepsTheDocument() async throws {
+    let page = WebPage(configuration: server.pageConfiguration(store: store))
+    let slowImage = server.page("http", "a.test", contentType: "image/png", delayMS: 5000)
+    let top = server.page("http", "a.test", html: "<title>Kept</title><img src='\(slowImage)'>")
+    var events: [WebPage.NavigationEvent] = []
+    var caught: WebPage.NavigationError?
+    do {
+      for try await event in page.load(URL(string: top)!) {
+        events.append(event)
+        if event == .committed { page.stopLoading() }
+      }
+    } catch {
+      caught = error
+    }
+    #expect(events == [.startedProvisionalNavigation, .committed])
+    #expect(caught?.code == .cancelled)
+    #expect(page.title == "Kept" && page.url?.absoluteString == top)
+    #expect(page.isLoading == false && page.subresourceLoads.isEmpty)
+  }
+
   @Test func aNewerNavigationCancelsTheRunningOne() async throws {
     let page = WebPage(configuration: server.pageConfiguration(store: store))
     let updates = page.navigations

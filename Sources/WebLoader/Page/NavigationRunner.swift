@@ -131,6 +131,7 @@ final class NavigationRunner {
   /// The page's state becomes the new document's.
   private func commit(_ main: MainResource, document: HTMLDocument?) throws(WebPage.NavigationError)
   {
+    try checkRunning()  // not stopped or replaced while the document was parsed
     let page = try livePage()
     page.url = main.url
     page.response = main.response
