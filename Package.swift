@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "WebsiteData", targets: ["WebsiteData"]),
     .library(name: "CookieCore", targets: ["CookieCore"]),
     .library(name: "WebsiteDataStore", targets: ["WebsiteDataStore"]),
+    .library(name: "WebLoader", targets: ["WebLoader"]),
     .executable(name: "sitedata", targets: ["SiteDataCLI"]),
     .executable(name: "sitedata-bench", targets: ["SiteDataBench"]),
   ],
@@ -30,6 +31,12 @@ let package = Package(
     .systemLibrary(
       name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
       providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(
+      name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(
+      name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
+      providers: [.apt(["libgumbo-dev"])]),
 
     // Pure Swift cookie semantics: no C, no files, no clock.
     .target(name: "CookieCore", swiftSettings: strictSettings),
@@ -39,12 +46,17 @@ let package = Package(
       dependencies: ["CookieCore", "CPSL", "CIDN2", "COpenSSL", "CSQLite"],
       swiftSettings: strictSettings,
       plugins: ["EmbedMigrations"]),
+    // libcurl with a store plugged in: the multi loop, hops, redirects, HSTS;
+    // and the headless page (HTML parsed by Gumbo).
+    .target(
+      name: "WebLoader", dependencies: ["WebsiteDataStore", "CookieCore", "CCurl", "CGumbo"],
+      swiftSettings: strictSettings),
     // The umbrella module users import.
     .target(
-      name: "WebsiteData", dependencies: ["CookieCore", "WebsiteDataStore"],
+      name: "WebsiteData", dependencies: ["CookieCore", "WebsiteDataStore", "WebLoader"],
       swiftSettings: strictSettings),
     .executableTarget(
-      name: "SiteDataCLI", dependencies: ["WebsiteData"],
+      name: "SiteDataCLI", dependencies: ["WebsiteData", "WebLoader"],
       swiftSettings: strictSettings),
     .executableTarget(
       name: "SiteDataBench", dependencies: ["WebsiteData"],
@@ -71,6 +83,12 @@ let package = Package(
       name: "WebsiteDataStoreTests",
       dependencies: ["WebsiteDataStore", "CookieCore", "StoreCrashWriter", "BuiltProductLocator"],
       exclude: ["Fixtures"],
+      swiftSettings: strictSettings),
+    // Real libcurl against a loopback test server (Support/test_server.py).
+    .testTarget(
+      name: "WebLoaderTests",
+      dependencies: ["WebLoader", "WebsiteDataStore", "CookieCore", "CCurl"],
+      exclude: ["Support/test_server.py"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "SiteDataCLITests",

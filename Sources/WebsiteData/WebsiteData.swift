@@ -1,4 +1,6 @@
 // The umbrella module: `import WebsiteData` gives the cookie semantics
-// (CookieCore) and the stores (WebsiteDataStore).
+// (CookieCore), the stores (WebsiteDataStore) and the libcurl loader
+// (WebLoader).
 @_exported import CookieCore
 @_exported import WebsiteDataStore
+@_exported import WebLoader

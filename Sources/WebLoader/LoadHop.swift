@@ -1,0 +1,62 @@
+import CookieCore
+
+/// One request and its response within a load: the first request, each
+/// redirect followed, and the final response are one hop each.
+public struct LoadHop: Sendable {
+  /// The URL requested (after any HSTS upgrade).
+  public let url: URLRecord
+  /// The method sent.
+  public let method: String
+  /// Whether HSTS turned an `http:` URL into this `https:` one before the
+  /// request was sent (RFC 6797 §8.3; browsers show it as an internal
+  /// redirect).
+  public let upgradedByHSTS: Bool
+  /// The response's status code.
+  public let status: Int
+  /// The status line's reason phrase (may be empty; HTTP/2 has none).
+  public let reasonPhrase: String
+  /// The HTTP version of the response, e.g. `"HTTP/1.1"`, `"HTTP/2"`.
+  public let httpVersion: String
+  /// The response's header fields, in wire order.
+  public let headers: [HTTPHeader]
+  /// The cookies sent, in `Cookie` header order (empty: no header).
+  public let cookiesSent: [Cookie]
+  /// One result per `Set-Cookie` line of the response, in order.
+  public let setCookieResults: [SetCookieResult]
+  /// Why the store could not commit this hop's cookies (a persistent store's
+  /// write failed); the load goes on, as a browser's would.
+  public let cookieStoreError: (any Error)?
+  /// Why the store could not record what this hop's
+  /// `Strict-Transport-Security` header said; the load goes on.
+  public let hstsStoreError: (any Error)?
+  /// The `Location` field as received, for a redirect status.
+  public let location: String?
+  /// `location` resolved against ``url`` (WHATWG URL parser), when it is an
+  /// http(s) URL; `nil` for a missing or unusable `Location`.
+  public let redirectURL: URLRecord?
+
+  /// Whether the status is one a browser follows (301, 302, 303, 307, 308)
+  /// and the response has a `Location`.
+  public var isRedirect: Bool { RedirectPolicy.isRedirectStatus(status) && location != nil }
+
+  package init(
+    url: URLRecord, method: String, upgradedByHSTS: Bool, status: Int, reasonPhrase: String,
+    httpVersion: String, headers: [HTTPHeader], cookiesSent: [Cookie],
+    setCookieResults: [SetCookieResult], cookieStoreError: (any Error)?,
+    hstsStoreError: (any Error)?, location: String?, redirectURL: URLRecord?
+  ) {
+    self.url = url
+    self.method = method
+    self.upgradedByHSTS = upgradedByHSTS
+    self.status = status
+    self.reasonPhrase = reasonPhrase
+    self.httpVersion = httpVersion
+    self.headers = headers
+    self.cookiesSent = cookiesSent
+    self.setCookieResults = setCookieResults
+    self.cookieStoreError = cookieStoreError
+    self.hstsStoreError = hstsStoreError
+    self.location = location
+    self.redirectURL = redirectURL
+  }
+}

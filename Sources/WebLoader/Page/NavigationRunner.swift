@@ -1,0 +1,357 @@
+import CookieCore
+import Foundation
+import FoundationNetworking
+import WebsiteDataStore
+
+/// Runs one navigation of a ``WebPage``: the decider, the main resource, the
+/// commit, the subresources, and the events in between.
+///
+/// Holds the page weakly, so that a page released mid-navigation is
+/// deallocated (its `deinit` fails the navigation with
+/// ``WebPage/NavigationError/Code/pageClosed``); every step re-checks that
+/// the page is alive and that the navigation was neither stopped nor
+/// replaced.
+@MainActor
+final class NavigationRunner {
+  private weak var page: WebPage?
+  private let channel: NavigationChannel
+  private let source: NavigationSource
+  private let type: WebPage.NavigationType
+  private let item: WebPage.BackForwardList.Item.ID?
+  private let configuration: WebPage.Configuration
+  private var preferences: WebPage.NavigationPreferences
+  /// Redirects followed so far (the decider is not asked past the limit).
+  private var redirectsFollowed = 0
+  /// Whether the decider refused a redirect (the loader then reports a
+  /// plain cancellation).
+  private var deciderRefusedRedirect = false
+
+  init(
+    page: WebPage, channel: NavigationChannel, source: NavigationSource,
+    type: WebPage.NavigationType, item: WebPage.BackForwardList.Item.ID?,
+    configuration: WebPage.Configuration
+  ) {
+    self.page = page
+    self.channel = channel
+    self.source = source
+    self.type = type
+    self.item = item
+    self.configuration = configuration
+    preferences = WebPage.NavigationPreferences(
+      loadsSubresources: configuration.loadsSubresources)
+  }
+
+  /// Runs the navigation to its end: finished, or failed.
+  func run() async {
+    do {
+      try await navigate()
+    } catch {
+      guard channel.fail(error) else { return }  // already stopped, replaced or closed
+      guard let page else { return }
+      page.endRunning(channel.id)
+      page.currentNavigationEvent = .init(navigationID: channel.id, result: .failure(error))
+    }
+  }
+
+  private func navigate() async throws(WebPage.NavigationError) {
+    let request = try actionRequest()
+    try await decide(
+      WebPage.NavigationAction(
+        request: request, navigationType: type, isRedirect: false, redirectedFrom: nil,
+        navigationID: channel.id))
+    try emit(.startedProvisionalNavigation, progress: 0.1)
+    let main = try await fetchMainResource(request)
+    try livePage().estimatedProgress = 0.5
+    try await decide(main)
+    var document: HTMLDocument?
+    if main.isHTML {
+      do {
+        document = try await main.parse()
+      } catch {
+        throw WebPage.NavigationError(
+          .failedProvisionalNavigation, "the document cannot be decoded", url: main.url,
+          underlying: error)
+      }
+    }
+    try commit(main, document: document)
+    try emit(.committed, progress: 0.6)
+    if preferences.loadsSubresources, let document, !document.subresources.isEmpty {
+      try await loadSubresources(of: document)
+    }
+    let page = try livePage()
+    page.endRunning(channel.id)
+    try emit(.finished, progress: 1)
+  }
+
+  // MARK: - Steps
+
+  /// The request the navigation action describes.
+  private func actionRequest() throws(WebPage.NavigationError) -> URLRequest {
+    switch source {
+    case .request(let request), .simulated(let request, _):
+      guard request.url != nil else {
+        throw WebPage.NavigationError(.invalidURL, "the request has no URL")
+      }
+      return request
+    case .html(_, let baseURL), .data(_, _, _, let baseURL):
+      return URLRequest(url: baseURL)
+    }
+  }
+
+  /// Asks the decider about a navigation action.
+  private func decide(_ action: WebPage.NavigationAction) async throws(WebPage.NavigationError) {
+    guard let decider = configuration.navigationDecider else { return }
+    var preferences = self.preferences
+    let policy = await decider.decidePolicy(for: action, preferences: &preferences)
+    try checkRunning()
+    if !action.isRedirect { self.preferences = preferences }
+    guard policy == .allow else {
+      throw WebPage.NavigationError(
+        .frameLoadInterruptedByPolicyChange, "the navigation decider cancelled the navigation",
+        url: action.request.url)
+    }
+  }
+
+  /// Asks the decider about the main response.
+  private func decide(_ main: MainResource) async throws(WebPage.NavigationError) {
+    guard let decider = configuration.navigationDecider else { return }
+    let canShow = main.response.mimeType.flatMap { MIMEType($0) }.map(\.isDocument) ?? true
+    let policy = await decider.decidePolicy(
+      for: WebPage.NavigationResponse(
+        response: main.urlResponse, isForMainFrame: true, canShowMIMEType: canShow,
+        navigationID: channel.id))
+    try checkRunning()
+    guard policy == .allow else {
+      throw WebPage.NavigationError(
+        .frameLoadInterruptedByPolicyChange, "the navigation decider cancelled the response",
+        url: main.url)
+    }
+  }
+
+  /// The page's state becomes the new document's.
+  private func commit(_ main: MainResource, document: HTMLDocument?) throws(WebPage.NavigationError)
+  {
+    try checkRunning()  // not stopped or replaced while the document was parsed
+    let page = try livePage()
+    page.url = main.url
+    page.response = main.response
+    page.document = document
+    page.title = document?.title ?? ""
+    page.themeColor = document?.themeColor
+    page.subresourceLoads = []
+    page.hasOnlySecureContent = main.url.scheme?.lowercased() == "https"
+    let title = document?.title
+    if let item, page.backForwardList.move(to: item, title: title, url: main.url) { return }
+    page.backForwardList.push(
+      .init(title: title, url: main.url, initialURL: source.url ?? main.url, source: source))
+  }
+
+  // MARK: - Main resource
+
+  private func fetchMainResource(_ request: URLRequest) async throws(WebPage.NavigationError)
+    -> MainResource
+  {
+    switch source {
+    case .html(let html, let baseURL):
+      return .given(.text(html), url: baseURL, mimeType: "text/html", encodingName: "utf-8")
+    case .simulated(_, let html):
+      return .given(
+        .text(html), url: request.url ?? WebPage.aboutBlank, mimeType: "text/html",
+        encodingName: "utf-8")
+    case .data(let data, let mimeType, let encoding, let baseURL):
+      return .given(
+        .bytes(Array(data), contentType: mimeType, encoding: HTMLEncoding(encoding)), url: baseURL,
+        mimeType: mimeType, encodingName: HTMLEncoding(encoding)?.name)
+    case .request:
+      guard let url = request.url else {
+        throw WebPage.NavigationError(.invalidURL, "the request has no URL")
+      }
+      let scheme = url.scheme?.lowercased() ?? ""
+      if scheme == "http" || scheme == "https" { return try await fetchOverNetwork(request, url) }
+      if let handler = URLScheme(scheme).flatMap({ configuration.urlSchemeHandlers[$0] }) {
+        return try await fetch(request, url, from: handler)
+      }
+      if url.absoluteString == "about:blank" {
+        return .given(.text(""), url: url, mimeType: "text/html", encodingName: "utf-8")
+      }
+      throw WebPage.NavigationError(
+        .invalidURL, "no handler for the scheme '\(scheme)'", url: url)
+    }
+  }
+
+  private func fetch(_ request: URLRequest, _ url: URL, from handler: any URLSchemeHandler)
+    async throws(WebPage.NavigationError) -> MainResource
+  {
+    let reply: URLSchemeReply
+    do {
+      reply = try await URLSchemeReply.collect(from: handler, for: request)
+    } catch {
+      try checkRunning()
+      throw WebPage.NavigationError(
+        .failedProvisionalNavigation, "the scheme handler failed", url: url, underlying: error)
+    }
+    try checkRunning()
+    let response = reply.pageResponse(url: url)
+    return MainResource(
+      url: response.url, response: response, urlResponse: reply.response,
+      content: .bytes(reply.body, contentType: reply.contentType, encoding: nil))
+  }
+
+  private func fetchOverNetwork(_ request: URLRequest, _ url: URL)
+    async throws(WebPage.NavigationError) -> MainResource
+  {
+    let store = try await WebPage.store(for: configuration)
+    let session = try livePage().session(for: store, configuration: configuration)
+    let record: URLRecord
+    do {
+      record = try store.url(url.absoluteString)
+    } catch {
+      throw WebPage.NavigationError(.invalidURL, "not a valid URL", url: url, underlying: error)
+    }
+    var headers = (request.allHTTPHeaderFields ?? [:]).map { HTTPHeader($0.key, $0.value) }
+    if headers.first(named: "Accept") == nil {
+      headers.append(HTTPHeader("Accept", SubresourceFetcher.documentAccept))
+    }
+    let loadRequest = LoadRequest(
+      url: record, method: (request.httpMethod ?? "GET").uppercased(), headers: headers,
+      body: request.httpBody.map { Array($0) })
+    let response: LoadResponse
+    do {
+      response = try await session.load(loadRequest, context: .navigation()) { [self] hop in
+        await self.redirect(hop)
+      }
+    } catch {
+      try checkRunning()
+      throw navigationError(for: error, url: url)
+    }
+    try checkRunning()
+    let finalURL = URL(string: response.url.href) ?? url
+    let contentType = response.headers.first(named: "Content-Type")
+    var fields: [String: String] = [:]
+    for header in response.headers {
+      fields[header.name] = fields[header.name].map { $0 + ", " + header.value } ?? header.value
+    }
+    let urlResponse =
+      HTTPURLResponse(
+        url: finalURL, statusCode: response.status, httpVersion: response.finalHop.httpVersion,
+        headerFields: fields)
+      ?? URLResponse(
+        url: finalURL, mimeType: nil, expectedContentLength: response.body.count,
+        textEncodingName: nil)
+    return MainResource(
+      url: finalURL,
+      response: WebPage.Response(
+        url: finalURL, statusCode: response.status, headers: response.headers,
+        mimeType: contentType.flatMap { MIMEType($0)?.essence }, hops: response.hops,
+        bodySize: response.body.count),
+      urlResponse: urlResponse,
+      content: .bytes(response.body, contentType: contentType, encoding: nil))
+  }
+
+  /// The loader's question about a redirect: past the limit, let the loader
+  /// fail; else ask the decider about the redirected request, then report
+  /// the redirect.
+  private func redirect(_ hop: LoadHop) async -> RedirectDecision {
+    guard (try? checkRunning()) != nil else { return .cancel }
+    guard redirectsFollowed < configuration.transport.redirectLimit else { return .follow }
+    let base = URL(string: hop.url.href)
+    guard
+      let target = hop.redirectURL.flatMap({ URL(string: $0.href) })
+        ?? hop.location.flatMap({ URL(string: $0, relativeTo: base)?.absoluteURL })
+    else { return .follow }  // the loader fails with an invalid redirect
+    let method =
+      RedirectPolicy(limit: 1).nextRequest(
+        after: LoadRequest(url: hop.url, method: hop.method), status: hop.status,
+        location: hop.url)?.method ?? hop.method
+    var next = URLRequest(url: target)
+    next.httpMethod = method
+    let action = WebPage.NavigationAction(
+      request: next, navigationType: type, isRedirect: true,
+      redirectedFrom: base.map { ($0, hop.status) }, navigationID: channel.id)
+    do {
+      try await decide(action)
+      redirectsFollowed += 1
+      try emit(.receivedServerRedirect, progress: nil)
+      return .follow
+    } catch {
+      deciderRefusedRedirect = error.code == .frameLoadInterruptedByPolicyChange
+      return .cancel
+    }
+  }
+
+  /// A loader failure as a navigation error.
+  private func navigationError(for error: LoadError, url: URL) -> WebPage.NavigationError {
+    switch error.code {
+    case .cancelled where deciderRefusedRedirect:
+      WebPage.NavigationError(
+        .frameLoadInterruptedByPolicyChange, "the navigation decider cancelled a redirect",
+        url: url, underlying: error)
+    case .cancelled:
+      WebPage.NavigationError(
+        .cancelled, "the navigation was cancelled", url: url, underlying: error)
+    case .tooManyRedirects:
+      WebPage.NavigationError(
+        .tooManyRedirects, "more than \(configuration.transport.redirectLimit) redirects", url: url,
+        underlying: error)
+    default:
+      WebPage.NavigationError(
+        .failedProvisionalNavigation, "the page cannot be loaded (\(error.code))", url: url,
+        underlying: error)
+    }
+  }
+
+  // MARK: - Subresources
+
+  private func loadSubresources(of document: HTMLDocument) async throws(WebPage.NavigationError) {
+    let store = try await WebPage.store(for: configuration)
+    let session = try livePage().session(for: store, configuration: configuration)
+    let fetcher = SubresourceFetcher(
+      session: session, store: store, handlers: configuration.urlSchemeHandlers,
+      document: document, limit: max(1, configuration.maximumConcurrentSubresourceLoads))
+    await fetcher.fetchAll { [self] load, completed, total in
+      await self.record(load, completed: completed, total: total)
+    }
+    try checkRunning()
+  }
+
+  /// One finished subresource, into the page's state.
+  private func record(_ load: WebPage.SubresourceLoad, completed: Int, total: Int) {
+    guard (try? checkRunning()) != nil, let page else { return }
+    page.subresourceLoads.append(load)
+    if load.subresource.url.scheme?.lowercased() != "https"
+      || load.response.map({ $0.url.scheme?.lowercased() != "https" }) == true
+    {
+      page.hasOnlySecureContent = false
+    }
+    page.estimatedProgress = 0.6 + 0.4 * Double(completed) / Double(max(total, 1))
+  }
+
+  // MARK: - Checks and events
+
+  /// The page, if it is still there.
+  private func livePage() throws(WebPage.NavigationError) -> WebPage {
+    guard let page else { throw WebPage.NavigationError(.pageClosed, "the page was closed") }
+    return page
+  }
+
+  /// Throws when the navigation must not go on: the page is gone, or the
+  /// navigation was stopped or replaced (its channel already ended).
+  private func checkRunning() throws(WebPage.NavigationError) {
+    _ = try livePage()
+    if channel.isEnded || Task.isCancelled {
+      throw WebPage.NavigationError(.cancelled, "the navigation was cancelled")
+    }
+  }
+
+  /// Reports an event, after the page's state reflects it.
+  private func emit(_ event: WebPage.NavigationEvent, progress: Double?)
+    throws(WebPage.NavigationError)
+  {
+    let page = try livePage()
+    if let progress { page.estimatedProgress = progress }
+    guard channel.send(event) else {
+      throw WebPage.NavigationError(.cancelled, "the navigation was cancelled")
+    }
+    page.currentNavigationEvent = .init(navigationID: channel.id, result: .success(event))
+  }
+}

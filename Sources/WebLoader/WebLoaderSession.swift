@@ -1,0 +1,86 @@
+import CookieCore
+import WebsiteDataStore
+
+/// Loads URLs over libcurl with a ``WebsiteDataStore`` plugged in: every hop
+/// asks the store for its Cookie header and hands the store its `Set-Cookie`
+/// lines, redirects are followed in Swift as browsers follow them, and the
+/// store's HSTS entries upgrade `http:` URLs.
+///
+/// All sessions of one store share one curl multi loop (a dedicated thread):
+/// one connection pool, DNS cache and TLS session cache per store, nothing
+/// shared between stores. Any number of loads may run at once, from any
+/// tasks; none occupies a thread while it waits.
+///
+/// ```swift
+/// let store = WebsiteDataStore.nonPersistent()
+/// let session = try WebLoaderSession(
+///   store: store, configuration: LoadConfiguration(userAgent: "Example/1.0"))
+/// let response = try await session.load(LoadRequest(url: try store.url("https://example.com/")))
+/// print(response.url, response.status, response.body.count)
+/// ```
+public final class WebLoaderSession: Sendable {
+  /// The store whose cookies (and HSTS entries) the loads use.
+  public let store: WebsiteDataStore
+  /// How the session loads.
+  public let configuration: LoadConfiguration
+
+  let transport: CurlSession
+  let options: TransferOptions
+  let redirectPolicy: RedirectPolicy
+
+  /// Creates a session over `store`'s transport (started on first use).
+  ///
+  /// - Throws: ``LoadError``: `.invalidRequest` for a malformed
+  ///   configuration (resolve override, negative limit or timeout, unreadable
+  ///   CA file), `.curl` when libcurl cannot start.
+  public init(store: WebsiteDataStore, configuration: LoadConfiguration) throws(LoadError) {
+    self.store = store
+    self.configuration = configuration
+    options = try TransferOptions(configuration)
+    redirectPolicy = RedirectPolicy(limit: configuration.redirectLimit)
+    transport = try CurlSession.session(for: store)
+  }
+
+  /// Loads `request`, following redirects.
+  ///
+  /// For each hop: the store gives the Cookie header for the hop's context
+  /// (``LoadContext/cookieContext(url:method:redirectChain:)``); libcurl sends
+  /// the request (its cookie engine and redirect following off); the
+  /// response's `Set-Cookie` lines go to the store with the same context,
+  /// 3xx responses included. For a redirect, `onRedirect` decides (after the
+  /// hop's cookies are stored); a followed redirect changes the request as
+  /// ``RedirectPolicy`` says and grows the redirect chain.
+  ///
+  /// Cancelling the calling task aborts the running transfer at once; the
+  /// load then throws ``LoadError/Code/cancelled``.
+  ///
+  /// - Parameters:
+  ///   - request: the first request.
+  ///   - context: navigation or subresource, and the initiator.
+  ///   - onRedirect: called for each redirect response with its hop;
+  ///     follows every redirect when not given.
+  /// - Returns: the final response, with every hop.
+  /// - Throws: ``LoadError``.
+  public func load(
+    _ request: LoadRequest, context: LoadContext = .navigation(),
+    onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)? = nil
+  ) async throws(LoadError) -> LoadResponse {
+    guard request.url.scheme == "http" || request.url.scheme == "https" else {
+      throw LoadError(.invalidRequest, "only http and https URLs can be loaded", url: request.url)
+    }
+    var request = request
+    var chain: [URLRecord] = []
+    var hops: [LoadHop] = []
+    while true {
+      let (hop, sent, body) = try await performHop(request, context: context, redirectChain: chain)
+      guard hop.isRedirect,
+        let next = try await redirect(after: hop, of: sent, followed: hops.count, onRedirect)
+      else {
+        return LoadResponse(earlierHops: hops, finalHop: hop, body: body)
+      }
+      hops.append(hop)
+      chain.append(hop.url)
+      request = next
+    }
+  }
+}

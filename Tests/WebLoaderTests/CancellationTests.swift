@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import WebLoader
+import WebsiteDataStore
+
+/// Task cancellation aborts the transfer on the loop thread promptly.
+@Suite(.timeLimit(.minutes(1))) struct CancellationTests {
+  let server: TestServer
+  let store = WebsiteDataStore.nonPersistent()
+
+  init() throws {
+    server = try TestServer.shared()
+  }
+
+  @Test func cancellingTheTaskAbortsARunningTransfer() async throws {
+    let loader = try WebLoaderSession(store: store, configuration: server.configuration())
+    let request = LoadRequest(
+      url: try store.url(server.origin("http", "a.test") + "/sleep?ms=30000"))
+    let load = Task { try await loader.load(request) }
+    try await Task.sleep(for: .milliseconds(200))
+    load.cancel()
+    let error = await #expect(throws: LoadError.self) { try await load.value }
+    #expect(error?.code == .cancelled)
+    // The loop goes on serving other loads.
+    let next = try await loader.load(
+      LoadRequest(url: try store.url(server.origin("http", "a.test") + "/echo")))
+    #expect(next.status == 200)
+  }
+
+  @Test func aCancelledTaskDoesNotStartALoad() async throws {
+    let loader = try WebLoaderSession(store: store, configuration: server.configuration())
+    let request = LoadRequest(url: try store.url(server.origin("http", "a.test") + "/set?c=x%3D1"))
+    let load = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await loader.load(request)
+    }
+    let error = await #expect(throws: LoadError.self) { try await load.value }
+    #expect(error?.code == .cancelled)
+    #expect(await store.httpCookieStore.allCookies().isEmpty)
+  }
+
+  @Test func cancellingOneOfManyLeavesTheOthers() async throws {
+    let loader = try WebLoaderSession(store: store, configuration: server.configuration())
+    let slow = LoadRequest(url: try store.url(server.origin("https", "a.test") + "/sleep?ms=30000"))
+    let quick = LoadRequest(url: try store.url(server.origin("https", "a.test") + "/sleep?ms=300"))
+    let cancelled = Task { try await loader.load(slow) }
+    let others = (0..<4).map { _ in Task { try await loader.load(quick) } }
+    try await Task.sleep(for: .milliseconds(100))
+    cancelled.cancel()
+    for other in others { #expect(try await other.value.status == 200) }
+    let error = await #expect(throws: LoadError.self) { try await cancelled.value }
+    #expect(error?.code == .cancelled)
+  }
+}

@@ -1,0 +1,50 @@
+import Testing
+
+@testable import WebLoader
+
+/// The header-callback parser: status lines, fields, folding, several heads.
+@Suite struct HTTPResponseHeadTests {
+  func parse(_ lines: [String]) -> HTTPResponseHead {
+    var head = HTTPResponseHead()
+    for line in lines {
+      Array(line.utf8).withUnsafeBufferPointer { head.consume(line: $0) }
+    }
+    return head
+  }
+
+  @Test(arguments: [
+    ("HTTP/1.1 200 OK\r\n", "HTTP/1.1", 200, "OK"), ("HTTP/2 204 \r\n", "HTTP/2", 204, ""),
+    ("HTTP/2 302\r\n", "HTTP/2", 302, ""),
+    ("HTTP/1.0 404 Not Found\n", "HTTP/1.0", 404, "Not Found"),
+    ("HTTP/1.1 20x Bad\r\n", "HTTP/1.1", 0, "Bad"),
+    ("HTTP/1.1 2000 Long\r\n", "HTTP/1.1", 0, "Long"),
+  ])
+  func statusLine(line: String, version: String, status: Int, reason: String) {
+    let head = parse([line])
+    #expect(head.httpVersion == version)
+    #expect(head.status == status)
+    #expect(head.reasonPhrase == reason)
+  }
+
+  @Test func fieldsInOrderWithRawSetCookie() {
+    let head = parse([
+      "HTTP/1.1 200 OK\r\n", "Set-Cookie:  a=1; Path=/ \r\n", "X-Folded: one\r\n",
+      "\t two\r\n", "SET-COOKIE: b=\u{E9}\r\n", "no colon line\r\n", ": empty name\r\n", "\r\n",
+    ])
+    #expect(head.headers.map(\.name) == ["Set-Cookie", "X-Folded", "SET-COOKIE"])
+    #expect(head.headers.values(named: "x-folded") == ["one two"])
+    #expect(head.setCookieLines == [Array("a=1; Path=/".utf8), Array("b=\u{E9}".utf8)])
+    #expect(head.isComplete)
+  }
+
+  @Test func aLaterStatusLineStartsOver() {
+    let head = parse([
+      "HTTP/1.1 100 Continue\r\n", "Set-Cookie: x=1\r\n", "\r\n", "HTTP/1.1 201 Created\r\n",
+      "Location: /new\r\n",
+    ])
+    #expect(head.status == 201)
+    #expect(head.setCookieLines.isEmpty)
+    #expect(head.headers.first(named: "location") == "/new")
+    #expect(!head.isComplete)
+  }
+}

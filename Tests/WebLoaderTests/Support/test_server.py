@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Loopback HTTP and HTTPS test server for WebLoaderTests (stdlib only).
+
+Usage: test_server.py CERT_PEM KEY_PEM
+
+Binds 127.0.0.1 on three free ports (HTTP, HTTPS, and a port that speaks
+both, telling TLS from plain HTTP by the first byte, so that an HSTS upgrade
+that keeps the port lands on TLS), HTTP/1.1 keep-alive, one thread per
+connection; prints one line `PORTS http=<port> https=<port> dual=<port>`,
+and serves until its standard input closes (the test process went away).
+
+Routes (the path decides; query parameters refine):
+  /echo                 JSON of the request: method, path, cookie, user_agent,
+                        authorization, content_type, body, host, tls,
+                        session_reused, connection, request_on_connection
+  /set?c=LINE&c=...     sends each LINE as a Set-Cookie field, then echoes
+  /redirect?status=S&to=URL[&c=LINE...]
+                        answers S with Location URL (and Set-Cookie LINEs)
+  /loop?i=N             302 to /loop?i=N+1, forever
+  /sleep?ms=N           waits N ms, then echoes
+  /hsts?max_age=N[&sub=1]
+                        Strict-Transport-Security (over TLS), then echoes
+  /close                echoes, then closes the connection
+  /big?n=N              a body of N bytes
+
+Page routes (WebPageTests):
+  /page?html=TEXT|b64=BYTES[&ct=TYPE][&status=S][&c=LINE...][&key=K][&ms=N]
+                        serves the body (UTF-8 TEXT, or base64 BYTES) as
+                        TYPE (default text/html; charset=utf-8) with the
+                        Set-Cookie LINEs, after N ms; with key=K the request
+                        is first recorded under K (with the number of
+                        requests for K in progress, itself included)
+  /logged?key=K         JSON list of the requests recorded under K: path,
+                        cookie, user_agent, referer, accept, in_flight
+"""
+import base64
+import json
+import os
+import socket
+import ssl
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+connection_counter = 0
+counter_lock = threading.Lock()
+
+
+def next_connection_id():
+    global connection_counter
+    with counter_lock:
+        connection_counter += 1
+        return connection_counter
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "WebLoaderTestServer/1"
+
+    def log_message(self, format, *args):
+        pass
+
+    def setup(self):
+        super().setup()
+        self.connection_id = next_connection_id()
+        self.requests_on_connection = 0
+
+    def handle_request(self):
+        self.requests_on_connection += 1
+        length = int(self.headers.get("Content-Length") or 0)
+        self.request_body = self.rfile.read(length) if length else b""
+        url = urlsplit(self.path)
+        self.query = parse_qs(url.query, keep_blank_values=True)
+        route = {
+            "/echo": self.route_echo,
+            "/set": self.route_set,
+            "/redirect": self.route_redirect,
+            "/loop": self.route_loop,
+            "/sleep": self.route_sleep,
+            "/hsts": self.route_hsts,
+            "/close": self.route_close,
+            "/big": self.route_big,
+            **self.page_routes(),
+        }.get(url.path)
+        if route is None:
+            self.reply(404, b"not found\n", [])
+        else:
+            route()
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = handle_request
+
+    def do_HEAD(self):
+        self.requests_on_connection += 1
+        self.reply(200, b"", [], head_only=True)
+
+    def param(self, name, default=None):
+        values = self.query.get(name)
+        return values[0] if values else default
+
+    def echo_body(self):
+        tls = isinstance(self.connection, ssl.SSLSocket)
+        return json.dumps(
+            {
+                "method": self.command,
+                "path": self.path,
+                "cookie": self.headers.get("Cookie"),
+                "cookie_fields": len(self.headers.get_all("Cookie") or []),
+                "user_agent": self.headers.get("User-Agent"),
+                "authorization": self.headers.get("Authorization"),
+                "content_type": self.headers.get("Content-Type"),
+                "body": self.request_body.decode("utf-8", "replace"),
+                "host": self.headers.get("Host"),
+                "tls": tls,
+                "session_reused": self.connection.session_reused if tls else False,
+                "connection": self.connection_id,
+                "request_on_connection": self.requests_on_connection,
+            }
+        ).encode() + b"\n"
+
+    def reply(self, status, body, fields, head_only=False, close=False):
+        self.send_response(status)
+        for name, value in fields:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        if not head_only:
+            self.wfile.write(body)
+
+    def cookie_fields(self):
+        return [("Set-Cookie", line) for line in self.query.get("c", [])]
+
+    def route_echo(self):
+        self.reply(200, self.echo_body(), [("Content-Type", "application/json")])
+
+    def route_set(self):
+        self.reply(200, self.echo_body(), self.cookie_fields())
+
+    def route_redirect(self):
+        status = int(self.param("status", "302"))
+        fields = [("Location", self.param("to", "/echo"))] + self.cookie_fields()
+        self.reply(status, self.echo_body(), fields)
+
+    def route_loop(self):
+        step = int(self.param("i", "0"))
+        self.reply(302, b"", [("Location", "/loop?i=%d" % (step + 1))])
+
+    def route_sleep(self):
+        time.sleep(int(self.param("ms", "1000")) / 1000.0)
+        self.route_echo()
+
+    def route_hsts(self):
+        value = "max-age=%s" % self.param("max_age", "31536000")
+        if self.param("sub") == "1":
+            value += "; includeSubDomains"
+        self.reply(200, self.echo_body(), [("Strict-Transport-Security", value)])
+
+    def route_close(self):
+        self.reply(200, self.echo_body(), [], close=True)
+
+    def route_big(self):
+        self.reply(200, b"x" * int(self.param("n", "0")), [])
+
+
+    # Page routes (WebPageTests): documents with subresources, and a log of
+    # what the server received for each key.
+
+    def page_routes(self):
+        return {"/page": self.route_page, "/logged": self.route_logged}
+
+    def route_page(self):
+        key = self.param("key")
+        if key is not None:
+            with page_log_lock:
+                page_in_flight[key] = page_in_flight.get(key, 0) + 1
+                page_log.setdefault(key, []).append(
+                    {
+                        "path": self.path,
+                        "cookie": self.headers.get("Cookie"),
+                        "user_agent": self.headers.get("User-Agent"),
+                        "referer": self.headers.get("Referer"),
+                        "accept": self.headers.get("Accept"),
+                        "in_flight": page_in_flight[key],
+                    }
+                )
+        time.sleep(int(self.param("ms", "0")) / 1000.0)
+        # Out of flight before the reply: the client can only start another
+        # request after it, so the count never includes a finished one.
+        if key is not None:
+            with page_log_lock:
+                page_in_flight[key] -= 1
+        if self.param("b64") is not None:
+            body = base64.b64decode(self.param("b64"))
+        else:
+            body = self.param("html", "").encode("utf-8")
+        content_type = self.param("ct", "text/html; charset=utf-8")
+        fields = [("Content-Type", content_type)] + self.cookie_fields()
+        self.reply(int(self.param("status", "200")), body, fields)
+
+    def route_logged(self):
+        with page_log_lock:
+            records = list(page_log.get(self.param("key", ""), []))
+        self.reply(200, json.dumps(records).encode(), [("Content-Type", "application/json")])
+
+
+page_log = {}
+page_in_flight = {}
+page_log_lock = threading.Lock()
+
+
+class PlainServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    # Many tests connect at once (64 loads in flight): a short listen queue
+    # would drop connection attempts and stall them for seconds.
+    request_queue_size = 256
+
+
+class TLSServer(PlainServer):
+    """Accepts plain sockets; each connection's own thread does the TLS
+    handshake, so a client that fails it never blocks the accept loop."""
+
+    def __init__(self, address, handler, context):
+        super().__init__(address, handler)
+        self.context = context
+
+    def finish_request(self, request, client_address):
+        try:
+            request.settimeout(10)
+            tls = self.context.wrap_socket(request, server_side=True)
+            tls.settimeout(None)
+        except (ssl.SSLError, OSError):
+            return
+        self.RequestHandlerClass(tls, client_address, self)
+
+
+class DualServer(TLSServer):
+    """TLS when the client's first byte is a TLS handshake record (0x16),
+    plain HTTP otherwise."""
+
+    def finish_request(self, request, client_address):
+        try:
+            request.settimeout(10)
+            first = request.recv(1, socket.MSG_PEEK)
+            request.settimeout(None)
+        except OSError:
+            return
+        if first == b"\x16":
+            super().finish_request(request, client_address)
+        elif first:
+            self.RequestHandlerClass(request, client_address, self)
+
+
+def main():
+    cert, key = sys.argv[1], sys.argv[2]
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    plain = PlainServer(("127.0.0.1", 0), Handler)
+    secure = TLSServer(("127.0.0.1", 0), Handler, context)
+    dual = DualServer(("127.0.0.1", 0), Handler, context)
+    for server in (plain, secure, dual):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    ports = (plain.server_address[1], secure.server_address[1], dual.server_address[1])
+    print("PORTS http=%d https=%d dual=%d" % ports, flush=True)
+    # Serve until the test process closes our standard input.
+    while sys.stdin.buffer.read(4096):
+        pass
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
