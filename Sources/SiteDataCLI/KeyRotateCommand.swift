@@ -67,16 +67,17 @@ enum KeyRotateCommand: Command {
     try await KeyChange.apply(
       to: store, target: target, reencrypt: parsed.flags.contains("reencrypt"),
       displayName: options.displayName)
-    var final = target
-    if let pending {
-      guard rename(pending.from, pending.to) == 0 else {
-        throw .failure(
-          "the store is now locked with \(pending.from), which could not be moved over"
-            + " \(pending.to): \(String(cString: strerror(errno))); move it yourself")
-      }
-      if case .keyFile(_, let isDefault) = target { final = .keyFile(pending.to, isDefault: isDefault) }
+    if let pending, rename(pending.from, pending.to) != 0 {
+      throw .failure(
+        "the store is now locked with \(pending.from), which could not be moved over"
+          + " \(pending.to): \(String(cString: strerror(errno))); move it yourself")
     }
-    Console.out("\(options.displayName) is now locked with \(final.description)\n")
+    let lock: String =
+      switch target {
+      case .keyFile(let path, _): "the key file \(pending?.to ?? path)"
+      case .passphrase: "a new passphrase"
+      }
+    Console.out("\(options.displayName) is now locked with \(lock)\n")
     return .success
   }
 }

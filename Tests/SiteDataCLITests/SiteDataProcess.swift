@@ -42,7 +42,12 @@ struct SiteDataProcess {
   }
 
   /// Runs `sitedata` with `arguments`, feeding it `stdin`.
-  static func run(_ arguments: [String], stdin: [UInt8] = []) async throws -> Outcome {
+  ///
+  /// - Parameter environment: the whole environment of the process; `nil`:
+  ///   this process's.
+  static func run(
+    _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil
+  ) async throws -> Outcome {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("sitedata-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -67,6 +72,7 @@ struct SiteDataProcess {
     let process = Process()
     process.executableURL = try binary()
     process.arguments = arguments
+    if let environment { process.environment = environment }
     process.currentDirectoryURL = packageRoot
     process.standardInput = input
     process.standardOutput = output
