@@ -48,8 +48,9 @@ enum SecretInput {
         _ = SecretBytes(consuming: &bytes)  // wipes what was read
         throw .failure("cannot read the passphrase from stdin: \(reason)")
       }
-      if count == 0 || byte == UInt8(ascii: "\n") { break }
+      if count == 0 { break }
       sawAny = true
+      if byte == UInt8(ascii: "\n") { break }
       bytes.append(byte)
     }
     byte = 0

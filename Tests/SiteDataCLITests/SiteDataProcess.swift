@@ -43,10 +43,13 @@ struct SiteDataProcess {
 
   /// Runs `sitedata` with `arguments`, feeding it `stdin`.
   ///
-  /// - Parameter environment: the whole environment of the process; `nil`:
-  ///   this process's.
+  /// - Parameters:
+  ///   - environment: the whole environment of the process; `nil`: this
+  ///     process's.
+  ///   - currentDirectory: where it runs; the package root unless given.
   static func run(
-    _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil
+    _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil,
+    currentDirectory: String? = nil
   ) async throws -> Outcome {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("sitedata-tests-\(UUID().uuidString)")
@@ -73,7 +76,7 @@ struct SiteDataProcess {
     process.executableURL = try binary()
     process.arguments = arguments
     if let environment { process.environment = environment }
-    process.currentDirectoryURL = packageRoot
+    process.currentDirectoryURL = currentDirectory.map(URL.init(fileURLWithPath:)) ?? packageRoot
     process.standardInput = input
     process.standardOutput = output
     process.standardError = error
