@@ -42,35 +42,56 @@ enum PersistentStoreFile {
   }
 
   /// Checks the key, then migrates; initialises a new store.
+  ///
+  /// Several processes may open a new store at once (two `sitedata` commands,
+  /// a loader): the key record is written only by the first one to take the
+  /// write lock, and the others, which find it there once they hold the lock,
+  /// unlock with it instead of writing their own (which would lock out the
+  /// cookies the first one sealed).
   private static func unlock(
     _ database: SQLiteDatabase, key: KeySource, migrator: Migrator, now: Date
   ) async throws -> SecretBytes {
     try await database.withConnection { connection -> SecretBytes in
       if let record = try StoreKeyRecord.read(connection) {
-        let kek = try key.existingStoreKey(scrypt: record.scrypt)
-        let dataKey = try KeyEnvelope.unwrap(record.wrappedKey, kek: kek)
+        let dataKey = try unlock(record, key: key)
         _ = try migrator.migrate(connection, now: now)
         return dataKey
       }
       // Never initialised: a new store (or one whose creation was cut short
       // before its key was written, which holds no cookies yet). A store
       // with cookies but no key is refused before anything is written.
-      if try holdsCookies(connection) {
+      if try holdsCookies(connection), try StoreKeyRecord.read(connection) == nil {
         throw WebsiteDataStoreError(.corrupt, "the store holds cookies but no key")
       }
       _ = try migrator.migrate(connection, now: now)
-      let (kek, scrypt) = try key.newStoreKey()
-      let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
+      var unlocked: SecretBytes?
       try connection.transaction(.immediate) {
+        // Another process may have initialised the store meanwhile.
+        if let record = try StoreKeyRecord.read(connection) {
+          unlocked = try unlock(record, key: key)
+          return
+        }
         let count = try connection.prepare("SELECT count(*) FROM cookies")
         defer { count.reset() }
         guard try count.step(), count.int64(at: 0) == 0 else {
           throw WebsiteDataStoreError(.corrupt, "the store holds cookies but no key")
         }
+        let (kek, scrypt) = try key.newStoreKey()
+        let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
         try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
+        unlocked = dataKey
       }
-      return dataKey
+      guard let unlocked else {
+        throw WebsiteDataStoreError(.corrupt, "the store's key could not be written")
+      }
+      return unlocked
     }
+  }
+
+  /// The data key of an initialised store, unwrapped with `key`.
+  private static func unlock(_ record: StoreKeyRecord, key: KeySource) throws -> SecretBytes {
+    let kek = try key.existingStoreKey(scrypt: record.scrypt)
+    return try KeyEnvelope.unwrap(record.wrappedKey, kek: kek)
   }
 
   /// Whether the file has a `cookies` table with at least one row. Only reads.
