@@ -30,21 +30,57 @@ enum CookieFileFormat: String, CaseIterable {
   }
 }
 
-/// Where the browser database readers plug in (`--format chromium|firefox`).
-///
-/// The readers, `ChromiumCookieDatabase.read(contentsOf:password:)` and
-/// `FirefoxCookieDatabase.read(contentsOf:userContextID:)`, come from the
-/// library's `Interchange` folder; this is the one place that calls them.
+/// The browser database readers (`--format chromium|firefox`):
+/// ``ChromiumCookieDatabase`` and ``FirefoxCookieDatabase`` from the
+/// library's `Interchange` folder. They block (file copy, SQLite,
+/// decryption), so they run on a thread of their own, off Swift's
+/// cooperative pool.
 enum BrowserCookieDatabases {
   /// Reads a browser database.
   ///
   /// - Parameters:
-  ///   - password: Chromium's v11 password (the Secret Service one on Linux).
-  ///   - container: a Firefox container (`userContextId`); `nil`: all.
+  ///   - password: Chromium's v11 password (the "Chromium Safe Storage" one
+  ///     of the keyring).
+  ///   - container: a Firefox container (`userContextId`); `nil`: the default
+  ///     jar (0).
+  /// - Throws: a failure naming the file and the reason (never a value).
   static func read(
     _ format: CookieFileFormat, path: String, password: String?, container: Int?
-  ) throws(CLIError) -> CookieImportResult {
-    throw .failure(
-      "reading \(format.rawValue) cookie databases is not available in this build of sitedata")
+  ) async throws(CLIError) -> CookieImportResult {
+    let outcome = await OffPool.run { () -> Result<CookieImportResult, any Error> in
+      Result {
+        switch format {
+        case .chromium: try ChromiumCookieDatabase.read(contentsOf: path, password: password)
+        default: try FirefoxCookieDatabase.read(contentsOf: path, userContextID: container)
+        }
+      }
+    }
+    switch outcome {
+    case .success(let result): return result
+    case .failure(let error): throw .failure("\(path): \(error)")
+    }
+  }
+
+  /// The Firefox containers with cookies other than `container` (default 0),
+  /// for a note after an import; empty when they cannot be read.
+  static func otherFirefoxContainers(_ path: String, container: Int?) async -> [Int] {
+    await OffPool.run {
+      ((try? FirefoxCookieDatabase.containers(contentsOf: path)) ?? [])
+        .map(\.userContextID).filter { $0 != (container ?? 0) }
+    }
+  }
+}
+
+/// Runs blocking work on a new thread and waits for it without blocking a
+/// thread of Swift's cooperative pool.
+enum OffPool {
+  /// `body`'s result; the continuation is resumed exactly once, when it
+  /// returns.
+  static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      let thread = Thread { continuation.resume(returning: body()) }
+      thread.name = "sitedata.blocking"
+      thread.start()
+    }
   }
 }

@@ -26,8 +26,10 @@ enum CookiesImportCommand: Command {
                               database; firefox: a Firefox cookies.sqlite.
       --password-stdin        chromium: read the password of v11 values from stdin
                               (or set \(chromiumPasswordVariable)).
-      --container <id>        firefox: import only this container's cookies
-                              (userContextId); default: all.
+      --container <id>        firefox: import this container's cookies (its
+                              userContextId, as in the profile's
+                              containers.json); default: 0, the cookies outside
+                              any container.
     \(StoreOptions.optionsHelp(ephemeral: true))
                               (--ephemeral: only check the file.)
       -h, --help              Show this help.
@@ -92,8 +94,16 @@ enum CookiesImportCommand: Command {
       if passwordFromStdin {
         password = try readPassword()
       }
-      read = try BrowserCookieDatabases.read(
+      read = try await BrowserCookieDatabases.read(
         format, path: path, password: password, container: container)
+    }
+    if format == .firefox {
+      let others = await BrowserCookieDatabases.otherFirefoxContainers(path, container: container)
+      if !others.isEmpty {
+        let list = others.map(String.init).joined(separator: ", ")
+        let which = others.count == 1 ? "container \(list) also holds" : "containers \(list) also hold"
+        Console.error("Note: \(which) cookies; import them with --container <id>\n")
+      }
     }
     for issue in read.issues {
       Console.error("\(displayName): \(issue)\n")

@@ -207,14 +207,4 @@ import Testing
     ])
     #expect(again.stdout == exported.stdout)
   }
-
-  @Test func browserFormatsAreASwitchPoint() async throws {
-    let sandbox = try CLISandbox()
-    let file = try sandbox.write("", to: "Cookies")
-    for format in ["chromium", "firefox"] {
-      let outcome = try await sandbox.run(["cookies", "import", file, "--format", format])
-      #expect(outcome.status == 1, "\(outcome)")
-      #expect(outcome.stderr.hasPrefix("Error: "))
-    }
-  }
 }
