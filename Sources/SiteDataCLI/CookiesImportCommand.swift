@@ -101,7 +101,8 @@ enum CookiesImportCommand: Command {
       let others = await BrowserCookieDatabases.otherFirefoxContainers(path, container: container)
       if !others.isEmpty {
         let list = others.map(String.init).joined(separator: ", ")
-        let which = others.count == 1 ? "container \(list) also holds" : "containers \(list) also hold"
+        let which =
+          others.count == 1 ? "container \(list) also holds" : "containers \(list) also hold"
         Console.error("Note: \(which) cookies; import them with --container <id>\n")
       }
     }

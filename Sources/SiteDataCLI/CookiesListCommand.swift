@@ -76,7 +76,8 @@ enum CookiesListCommand: Command {
     let header = ["DOMAIN", "NAME", "VALUE", "PATH", "EXPIRES", "FLAGS", "SAMESITE", "PARTITION"]
     var valueWidth = 32
     if let width = Table.terminalWidth {
-      let others = Table(header: header, rows: rows(valueWidth: 1)).text
+      let others =
+        Table(header: header, rows: rows(valueWidth: 1)).text
         .split(separator: "\n").map(\.count).max() ?? 0
       valueWidth = min(64, max(8, width - others + 4))
     }

@@ -56,7 +56,8 @@ struct ReplayRunner {
           for exclusion in result.excluded {
             report(
               step.line,
-              "not sent: \(CookieText.identity(exclusion.cookie)): \(CookieText.reasons(exclusion.status))")
+              "not sent: \(CookieText.identity(exclusion.cookie)): \(CookieText.reasons(exclusion.status))"
+            )
           }
         }
       case .expect(let expected):

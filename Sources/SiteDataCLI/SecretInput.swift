@@ -1,3 +1,5 @@
+import WebsiteData
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import WebsiteData
 
 /// Reads passphrases: one line of stdin each, or an environment variable.
 ///

@@ -83,7 +83,8 @@ struct StoreOptions {
   init<C: Command>(_ parsed: Arguments, of command: C.Type) throws(CLIError) {
     environment = ProcessInfo.processInfo.environment
     let chosen = [
-      parsed.values["store"].map { _ in "--store" }, parsed.values["store-id"].map { _ in "--store-id" },
+      parsed.values["store"].map { _ in "--store" },
+      parsed.values["store-id"].map { _ in "--store-id" },
       parsed.flags.contains("ephemeral") ? "--ephemeral" : nil,
     ].compactMap { $0 }
     guard chosen.count <= 1 else {

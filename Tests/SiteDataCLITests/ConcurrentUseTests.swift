@@ -25,7 +25,9 @@ import Testing
     let sites = try #require(
       try JSONSerialization.jsonObject(with: Data(records.stdoutBytes)) as? [[String: Any]])
     #expect(sites.count == Self.writers)
-    let status = try await sandbox.succeed(["store", "check", sandbox.defaultStore, "--key-file", sandbox.defaultKeyFile])
+    let status = try await sandbox.succeed([
+      "store", "check", sandbox.defaultStore, "--key-file", sandbox.defaultKeyFile,
+    ])
     #expect(status.stdout.contains("damaged rows: 0"))
   }
 

@@ -23,10 +23,14 @@ import Testing
     #expect(
       outcome.stdout == "imported 2, skipped 2 (unreadable), rejected 2 (refused by the store)\n")
     let errors = outcome.stderr.split(separator: "\n").map(String.init)
-    #expect(errors.contains("\(file): line 3: the expiry (field 5) is not a whole number of seconds"))
+    #expect(
+      errors.contains("\(file): line 3: the expiry (field 5) is not a whole number of seconds"))
     #expect(errors.contains { $0.hasPrefix("\(file): line 7: expected 7 TAB-separated fields") })
-    #expect(errors.contains("\(file): 'expired' (www.example.com path /) rejected: the cookie has expired"))
-    #expect(errors.contains { $0.hasPrefix("\(file): '__Host-bad' (.example.com path /) rejected: ") })
+    #expect(
+      errors.contains(
+        "\(file): 'expired' (www.example.com path /) rejected: the cookie has expired"))
+    #expect(
+      errors.contains { $0.hasPrefix("\(file): '__Host-bad' (.example.com path /) rejected: ") })
     #expect(!outcome.stderr.contains("SECRET"))
     let header = try await sandbox.succeed(["cookies", "get", "https://www.example.com/"])
     #expect(header.stdout == "good=1; secure=2\n")
@@ -37,7 +41,8 @@ import Testing
     let text = "# Netscape HTTP Cookie File\r\nexample.com\tFALSE\t/\tFALSE\t0\ta\t1\r\n"
     let outcome = try await sandbox.succeed(
       ["cookies", "import", "-", "--format", "netscape"], stdin: text)
-    #expect(outcome.stdout == "imported 1, skipped 0 (unreadable), rejected 0 (refused by the store)\n")
+    #expect(
+      outcome.stdout == "imported 1, skipped 0 (unreadable), rejected 0 (refused by the store)\n")
     #expect(outcome.stderr.isEmpty)
   }
 
@@ -99,11 +104,26 @@ import Testing
     (["cookies", "import", "x.txt"], "Missing option '--format'"),
     (["cookies", "import", "x.txt", "--format", "csv"], "Unknown format 'csv'"),
     (["cookies", "import", "-", "--format", "chromium"], "read from a file, not stdin"),
-    (["cookies", "import", "x", "--format", "json", "--container", "1"], "--container is for --format firefox"),
-    (["cookies", "import", "x", "--format", "firefox", "--container", "two"], "--container takes a container id"),
-    (["cookies", "import", "x", "--format", "json", "--password-stdin"], "--password-stdin is for --format chromium"),
-    (["cookies", "import", "-", "--format", "json", "--passphrase-stdin"], "cannot both come from stdin"),
-    (["cookies", "export", "--format", "chromium"], "Unknown format 'chromium' (one of netscape, json)"),
+    (
+      ["cookies", "import", "x", "--format", "json", "--container", "1"],
+      "--container is for --format firefox"
+    ),
+    (
+      ["cookies", "import", "x", "--format", "firefox", "--container", "two"],
+      "--container takes a container id"
+    ),
+    (
+      ["cookies", "import", "x", "--format", "json", "--password-stdin"],
+      "--password-stdin is for --format chromium"
+    ),
+    (
+      ["cookies", "import", "-", "--format", "json", "--passphrase-stdin"],
+      "cannot both come from stdin"
+    ),
+    (
+      ["cookies", "export", "--format", "chromium"],
+      "Unknown format 'chromium' (one of netscape, json)"
+    ),
     (["cookies", "export", "out.txt"], "Unexpected argument 'out.txt'"),
   ])
   func usageErrors(arguments: [String], message: String) async throws {
@@ -128,7 +148,10 @@ import Testing
     #expect(lines.first == "# Netscape HTTP Cookie File")
     let cookies = lines.filter { !$0.hasPrefix("# ") && !$0.isEmpty }
     #expect(cookies.count == 3, "\(outcome)")
-    #expect(cookies.contains { $0.hasPrefix("www.example.com\tFALSE\t/\tFALSE\t") && $0.hasSuffix("\thost\t1") })
+    #expect(
+      cookies.contains {
+        $0.hasPrefix("www.example.com\tFALSE\t/\tFALSE\t") && $0.hasSuffix("\thost\t1")
+      })
     #expect(cookies.contains(".example.com\tTRUE\t/docs\tTRUE\t0\twide\t2"))
     #expect(cookies.contains("#HttpOnly_www.example.com\tFALSE\t/\tFALSE\t0\tonly\t3"))
     #expect(

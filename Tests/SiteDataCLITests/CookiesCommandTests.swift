@@ -21,11 +21,13 @@ import Testing
       "cookies", "set", "https://www.example.com/", "sid=s3cr3t; Secure; HttpOnly; Max-Age=3600",
     ])
     #expect(outcome.stdout == "accepted 'sid' (www.example.com path /)\n")
-    let keyMode = try FileManager.default.attributesOfItem(atPath: sandbox.defaultKeyFile)[
-      .posixPermissions] as? Int
+    let keyMode =
+      try FileManager.default.attributesOfItem(atPath: sandbox.defaultKeyFile)[
+        .posixPermissions] as? Int
     #expect(keyMode == 0o600)
-    let storeMode = try FileManager.default.attributesOfItem(atPath: sandbox.defaultStore)[
-      .posixPermissions] as? Int
+    let storeMode =
+      try FileManager.default.attributesOfItem(atPath: sandbox.defaultStore)[
+        .posixPermissions] as? Int
     #expect(storeMode == 0o600)
     // Encrypted: the value is not on disk in clear.
     let bytes = try #require(sandbox.contents(sandbox.defaultStore))
@@ -117,7 +119,8 @@ import Testing
   func listFilters(options: [String], names: [String]) async throws {
     let sandbox = try CLISandbox()
     try await sandbox.set(
-      "https://www.example.com/", ["a=1", "b=1; Domain=example.com", "c=1; Path=/x; Secure; Partitioned"])
+      "https://www.example.com/",
+      ["a=1", "b=1; Domain=example.com", "c=1; Path=/x; Secure; Partitioned"])
     let outcome = try await sandbox.succeed(["cookies", "list", "--json"] + options)
     let root = try #require(
       try JSONSerialization.jsonObject(with: Data(outcome.stdoutBytes)) as? [String: Any])
@@ -287,14 +290,19 @@ import Testing
     (["cookies", "clear", "--since", "yesterday"], "--since takes a duration"),
     (["cookies", "get"], "Missing expected argument '<url>'"),
     (["cookies", "get", "not a url"], "'not a url' is not a valid URL"),
-    (["cookies", "get", "https://a.test/", "--site", "https://b.test/"], "--site is only for --sub"),
+    (
+      ["cookies", "get", "https://a.test/", "--site", "https://b.test/"], "--site is only for --sub"
+    ),
     (["cookies", "get", "https://a.test/", "--sub"], "--sub needs --site <url>"),
     (["cookies", "get", "https://a.test/", "--method", "G E T"], "'G E T' is not an HTTP method"),
     (["cookies", "set", "https://a.test/"], "Missing expected argument '<set-cookie>'"),
     (["cookies", "list", "extra"], "Unexpected argument 'extra'"),
     (["cookies", "list", "--frobnicate"], "Unknown option '--frobnicate'"),
     (["cookies", "list", "--partition", "::"], "--partition takes a top-level site"),
-    (["cookies", "list", "--store", "/tmp/x.db", "--store-id", "x"], "--store and --store-id cannot be combined"),
+    (
+      ["cookies", "list", "--store", "/tmp/x.db", "--store-id", "x"],
+      "--store and --store-id cannot be combined"
+    ),
     (["cookies", "list", "--store-id", "../x"], "'../x' is not a valid store name"),
     (["cookies", "list", "--ephemeral"], "Unknown option '--ephemeral'"),
     (["cookies"], "Missing subcommand"),

@@ -60,8 +60,9 @@ import Testing
         == "the store 'default' (\(sandbox.defaultStore)) is now locked with the key file"
         + " \(sandbox.defaultKeyFile)\n")
     #expect(sandbox.contents(sandbox.defaultKeyFile) != sandbox.contents(oldKey))
-    let mode = try FileManager.default.attributesOfItem(atPath: sandbox.defaultKeyFile)[
-      .posixPermissions] as? Int
+    let mode =
+      try FileManager.default.attributesOfItem(atPath: sandbox.defaultKeyFile)[
+        .posixPermissions] as? Int
     #expect(mode == 0o600)
     #expect(!FileManager.default.fileExists(atPath: sandbox.defaultKeyFile + ".new"))
     let get = try await sandbox.succeed(["cookies", "get", "https://example.com/"])
@@ -77,7 +78,9 @@ import Testing
     let newKey = sandbox.path("keys/new.key")
     try await sandbox.succeed(["key", "rotate", "--new-key-file", newKey])
     #expect(FileManager.default.fileExists(atPath: sandbox.defaultKeyFile))
-    let get = try await sandbox.succeed(["cookies", "get", "https://example.com/", "--key-file", newKey])
+    let get = try await sandbox.succeed([
+      "cookies", "get", "https://example.com/", "--key-file", newKey,
+    ])
     #expect(get.stdout == "a=1\n")
     let refused = try await sandbox.run([
       "key", "rotate", "--key-file", newKey, "--new-key-file", newKey,
@@ -106,7 +109,9 @@ import Testing
     try await sandbox.set("https://example.com/", ["a=1"])
     let first = ["SITEDATA_PASSPHRASE": "first pass"]
     let switched = try await sandbox.succeed(["key", "set-passphrase"], environment: first)
-    #expect(switched.stdout == "the store 'default' (\(sandbox.defaultStore)) is now locked with a passphrase\n")
+    #expect(
+      switched.stdout
+        == "the store 'default' (\(sandbox.defaultStore)) is now locked with a passphrase\n")
     let withPassphrase = try await sandbox.succeed(
       ["cookies", "get", "https://example.com/"], environment: first)
     #expect(withPassphrase.stdout == "a=1\n")
@@ -119,7 +124,8 @@ import Testing
     let old = try await sandbox.run(["cookies", "list"], environment: first)
     #expect(old.status == 1)
     let new = try await sandbox.succeed(
-      ["cookies", "get", "https://example.com/"], environment: ["SITEDATA_PASSPHRASE": "second pass"])
+      ["cookies", "get", "https://example.com/"],
+      environment: ["SITEDATA_PASSPHRASE": "second pass"])
     #expect(new.stdout == "a=1\n")
     // And with SITEDATA_NEW_PASSPHRASE, re-encrypting every cookie.
     try await sandbox.succeed(

@@ -38,7 +38,9 @@ import Testing
     defer { server.stop() }
     for path in ["/app/page", "/", "/elsewhere/x"] {
       let url = server.url(Self.host, path)
-      let sent = try runTool(["curl", "-sS", "-b", jar, "--resolve", server.resolve(Self.host), url])
+      let sent = try runTool([
+        "curl", "-sS", "-b", jar, "--resolve", server.resolve(Self.host), url,
+      ])
       let ours = try await sandbox.succeed(["cookies", "get", url])
       #expect(Self.pairs(sent) == Self.pairs(ours.stdout), "\(path)")
       #expect(!Self.pairs(sent).isEmpty)
@@ -69,7 +71,8 @@ import Testing
       server.url(Self.host, "/set?\(query)"),
     ])
     let imported = try await sandbox.succeed(["cookies", "import", jar, "--format", "netscape"])
-    #expect(imported.stdout == "imported 6, skipped 0 (unreadable), rejected 0 (refused by the store)\n")
+    #expect(
+      imported.stdout == "imported 6, skipped 0 (unreadable), rejected 0 (refused by the store)\n")
     for path in ["/app/x", "/", "/other/y"] {
       let url = server.url(Self.host, path)
       let curlSends = try runTool([

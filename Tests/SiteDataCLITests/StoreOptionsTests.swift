@@ -13,8 +13,10 @@ import WebsiteData
     // Without XDG variables (or with relative ones): under HOME.
     let home = sandbox.root + "/home"
     let environment = ["XDG_DATA_HOME": "relative/data", "XDG_CONFIG_HOME": ""]
-    try await sandbox.succeed(["cookies", "set", "https://example.com/", "b=1"], environment: environment)
-    #expect(FileManager.default.fileExists(atPath: home + "/.local/share/sitedata/default/store.db"))
+    try await sandbox.succeed(
+      ["cookies", "set", "https://example.com/", "b=1"], environment: environment)
+    #expect(
+      FileManager.default.fileExists(atPath: home + "/.local/share/sitedata/default/store.db"))
     #expect(FileManager.default.fileExists(atPath: home + "/.config/sitedata/keys/default.key"))
   }
 
@@ -22,7 +24,8 @@ import WebsiteData
     let sandbox = try CLISandbox()
     let store = sandbox.path("elsewhere/my.db")
     try await sandbox.set("https://example.com/", ["a=1"], ["--store", store])
-    let keys = try FileManager.default.contentsOfDirectory(atPath: sandbox.configHome + "/sitedata/keys")
+    let keys = try FileManager.default.contentsOfDirectory(
+      atPath: sandbox.configHome + "/sitedata/keys")
     #expect(keys.count == 1)
     #expect(keys.first?.hasPrefix("file-my.db-") == true)
     // The same file by another (relative) spelling finds the same key.
@@ -40,7 +43,9 @@ import WebsiteData
     let sandbox = try CLISandbox()
     try await sandbox.set("https://example.com/", ["work=1"], ["--store-id", "work"])
     try await sandbox.set("https://example.com/", ["home=1"])
-    let work = try await sandbox.succeed(["cookies", "get", "https://example.com/", "--store-id", "work"])
+    let work = try await sandbox.succeed([
+      "cookies", "get", "https://example.com/", "--store-id", "work",
+    ])
     #expect(work.stdout == "work=1\n")
     let home = try await sandbox.succeed(["cookies", "get", "https://example.com/"])
     #expect(home.stdout == "home=1\n")
@@ -50,7 +55,8 @@ import WebsiteData
   @Test func passphraseFromTheEnvironmentOrStdin() async throws {
     let sandbox = try CLISandbox()
     let secret = ["SITEDATA_PASSPHRASE": "correct horse"]
-    try await sandbox.succeed(["cookies", "set", "https://example.com/", "a=1"], environment: secret)
+    try await sandbox.succeed(
+      ["cookies", "set", "https://example.com/", "a=1"], environment: secret)
     #expect(!FileManager.default.fileExists(atPath: sandbox.defaultKeyFile))
     let fromStdin = try await sandbox.succeed(
       ["cookies", "get", "https://example.com/", "--passphrase-stdin"], stdin: "correct horse\n")
@@ -66,11 +72,15 @@ import WebsiteData
   @Test func aWrongPassphraseFailsClearlyAndChangesNothing() async throws {
     let sandbox = try CLISandbox()
     let right = ["SITEDATA_PASSPHRASE": "right"]
-    try await sandbox.succeed(["cookies", "set", "https://example.com/", "a=1"], environment: right)
+    try await sandbox.succeed(
+      ["cookies", "set", "https://example.com/", "a=1"], environment: right)
     let before = try await sandbox.succeed(["cookies", "list", "--json"], environment: right)
     for (arguments, stdin, environment) in [
       (["cookies", "list"], "", ["SITEDATA_PASSPHRASE": "wrong-guess"]),
-      (["cookies", "set", "https://example.com/", "b=2"], "", ["SITEDATA_PASSPHRASE": "wrong-guess"]),
+      (
+        ["cookies", "set", "https://example.com/", "b=2"], "",
+        ["SITEDATA_PASSPHRASE": "wrong-guess"]
+      ),
       (["cookies", "list", "--passphrase-stdin"], "wrong-guess\n", [:]),
     ] {
       let outcome = try await sandbox.run(arguments, stdin: stdin, environment: environment)
@@ -106,7 +116,10 @@ import WebsiteData
       environment: ["SITEDATA_PASSPHRASE": "pw"])
     let keyFile = try await sandbox.run(["cookies", "list", "--store-id", "x"])
     #expect(keyFile.status == 1)
-    #expect(keyFile.stderr.contains("is locked with a passphrase, not a key file; give its passphrase with SITEDATA_PASSPHRASE or --passphrase-stdin"))
+    #expect(
+      keyFile.stderr.contains(
+        "is locked with a passphrase, not a key file; give its passphrase with SITEDATA_PASSPHRASE or --passphrase-stdin"
+      ))
   }
 
   @Test func aWrongOrMissingKeyFileFailsAndCreatesNoKey() async throws {
@@ -172,10 +185,16 @@ import WebsiteData
   }
 
   @Test(arguments: [
-    (["cookies", "list", "--key-file", "k", "--passphrase-stdin"], "--key-file and --passphrase-stdin cannot be combined"),
+    (
+      ["cookies", "list", "--key-file", "k", "--passphrase-stdin"],
+      "--key-file and --passphrase-stdin cannot be combined"
+    ),
     (["cookies", "list", "--store", ""], "--store needs a path"),
     (["cookies", "list", "--store", "a", "--ephemeral"], "Unknown option '--ephemeral'"),
-    (["cookies", "set", "https://a.test/", "a=1", "--store", "a", "--ephemeral"], "--store and --ephemeral cannot be combined"),
+    (
+      ["cookies", "set", "https://a.test/", "a=1", "--store", "a", "--ephemeral"],
+      "--store and --ephemeral cannot be combined"
+    ),
     (["key", "status", "--ephemeral"], "Unknown option '--ephemeral'"),
   ])
   func conflictingOptions(arguments: [String], message: String) async throws {
@@ -199,6 +218,7 @@ import WebsiteData
       ["cookies", "set", "https://a.test/", "a=1", "--passphrase-stdin"], stdin: "")
     #expect(closed.status == 1)
     #expect(closed.stderr.contains("stdin ended before a passphrase was read"))
-    #expect(!FileManager.default.fileExists(atPath: sandbox.dataHome + "/sitedata/default/store.db"))
+    #expect(
+      !FileManager.default.fileExists(atPath: sandbox.dataHome + "/sitedata/default/store.db"))
   }
 }

@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import Testing
+
 @testable import WebsiteDataStore
 
 /// ``JSONCookieFile``: the lossless format, its schema, and bad entries
@@ -86,15 +87,42 @@ import Testing
   @Test(arguments: [
     (#"[]"#, "an entry must be an object, not an array"),
     (#"{"value": "1", "domain": "e.com", "path": "/"}"#, #""name" is missing"#),
-    (#"{"name": 1, "value": "1", "domain": "e.com", "path": "/"}"#, #""name" must be a string, not a number"#),
-    (#"{"name": "a", "value": "1", "domain": ".e.com", "path": "/"}"#, #""domain" must be an ASCII host name"#),
-    (#"{"name": "a", "value": "1", "domain": "e.com", "path": "x"}"#, #""path" must start with '/'"#),
-    (#"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "secure": "yes"}"#, #""secure" must be true or false, not a string"#),
-    (#"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "expires": "tomorrow"}"#, #""expires" must be an RFC 3339 time"#),
-    (#"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "sameSite": "loose"}"#, #""sameSite" must be one of unspecified, none, lax, strict"#),
-    (#"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "partitionKey": "news.test"}"#, #""partitionKey" must be a top-level site"#),
-    (#"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "sourcePort": 70000}"#, #""sourcePort" must be a port number"#),
-    (#"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "source": "browser"}"#, #""source" must be one of http, script, api"#),
+    (
+      #"{"name": 1, "value": "1", "domain": "e.com", "path": "/"}"#,
+      #""name" must be a string, not a number"#
+    ),
+    (
+      #"{"name": "a", "value": "1", "domain": ".e.com", "path": "/"}"#,
+      #""domain" must be an ASCII host name"#
+    ),
+    (
+      #"{"name": "a", "value": "1", "domain": "e.com", "path": "x"}"#,
+      #""path" must start with '/'"#
+    ),
+    (
+      #"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "secure": "yes"}"#,
+      #""secure" must be true or false, not a string"#
+    ),
+    (
+      #"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "expires": "tomorrow"}"#,
+      #""expires" must be an RFC 3339 time"#
+    ),
+    (
+      #"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "sameSite": "loose"}"#,
+      #""sameSite" must be one of unspecified, none, lax, strict"#
+    ),
+    (
+      #"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "partitionKey": "news.test"}"#,
+      #""partitionKey" must be a top-level site"#
+    ),
+    (
+      #"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "sourcePort": 70000}"#,
+      #""sourcePort" must be a port number"#
+    ),
+    (
+      #"{"name": "a", "value": "1", "domain": "e.com", "path": "/", "source": "browser"}"#,
+      #""source" must be one of http, script, api"#
+    ),
   ])
   func badEntriesAreReportedByIndexAndSkipped(entry: String, reason: String) throws {
     let good = #"{"name": "ok", "value": "1", "domain": "e.com", "path": "/"}"#

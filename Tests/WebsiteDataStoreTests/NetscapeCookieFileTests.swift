@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import Testing
+
 @testable import WebsiteDataStore
 
 /// ``NetscapeCookieFile``: reading what curl, wget, yt-dlp and Python write,
@@ -60,14 +61,17 @@ import Testing
     ("\tTRUE\t/\tFALSE\t0\ta\tb", "the domain is empty"),
     (".\tTRUE\t/\tFALSE\t0\ta\tb", "the domain is empty"),
     ("exämple.com\tTRUE\t/\tFALSE\t0\ta\tb", "the domain is not ASCII"),
-    ("example.com\tYES\t/\tFALSE\t0\ta\tb", "the include-subdomains field (2) is not TRUE or FALSE"),
+    (
+      "example.com\tYES\t/\tFALSE\t0\ta\tb", "the include-subdomains field (2) is not TRUE or FALSE"
+    ),
     ("example.com\tTRUE\tpath\tFALSE\t0\ta\tb", "the path (field 3) does not start with '/'"),
     ("example.com\tTRUE\t/\t1\t0\ta\tb", "the secure field (4) is not TRUE or FALSE"),
     ("example.com\tTRUE\t/\tFALSE\tsoon\ta\tb", "the expiry (field 5) is not a whole number"),
     ("example.com\tTRUE\t/\tFALSE\t1.5\ta\tb", "the expiry (field 5) is not a whole number"),
   ])
   func badLinesAreReportedByNumberAndSkipped(line: String, reason: String) throws {
-    let text = "# Netscape HTTP Cookie File\ngood.test\tFALSE\t/\tFALSE\t0\tok\t1\n\(line)\n"
+    let text =
+      "# Netscape HTTP Cookie File\ngood.test\tFALSE\t/\tFALSE\t0\tok\t1\n\(line)\n"
       + "good.test\tFALSE\t/\tFALSE\t0\tok2\t2\n"
     let result = Self.read(text)
     #expect(result.cookies.map(\.name) == ["ok", "ok2"])
@@ -82,7 +86,10 @@ import Testing
     bytes += Array("b.test\tFALSE\t/\tFALSE\t0\tm\tv\n".utf8)
     let result = NetscapeCookieFile.read(bytes, now: Self.now)
     #expect(result.cookies.map(\.name) == ["m"])
-    #expect(result.issues == [CookieImportIssue(location: "line 1", reason: "the line is not valid UTF-8")])
+    #expect(
+      result.issues == [
+        CookieImportIssue(location: "line 1", reason: "the line is not valid UTF-8")
+      ])
   }
 
   @Test func issuesNeverQuoteTheLine() {
@@ -146,7 +153,9 @@ import Testing
   @Test func roundTripKeepsWhatTheFormatHolds() {
     let cookies = [
       Self.cookie("a", "1", expires: Date(timeIntervalSince1970: 1_800_000_000)),
-      Self.cookie("b", "x=y", domain: "a.example.com", hostOnly: false, path: "/p", secure: true, httpOnly: true),
+      Self.cookie(
+        "b", "x=y", domain: "a.example.com", hostOnly: false, path: "/p", secure: true,
+        httpOnly: true),
     ]
     let result = NetscapeCookieFile.read(
       Array(NetscapeCookieFile.write(cookies).text.utf8), now: Self.now)

@@ -146,7 +146,8 @@ extension JSONValue: Decodable {
   /// `line N, column M` from a parse error's description, if it has one.
   private static func place(in error: any Error) -> String? {
     var descriptions = [String(describing: error)]
-    if case DecodingError.dataCorrupted(let context) = error, let underlying = context.underlyingError
+    if case DecodingError.dataCorrupted(let context) = error,
+      let underlying = context.underlyingError
     {
       descriptions.append(String(describing: underlying))
     }
