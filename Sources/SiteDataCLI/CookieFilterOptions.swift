@@ -1,3 +1,4 @@
+import Foundation
 import WebsiteData
 
 /// The options that select cookies (`cookies list`, `delete`, `export`):
@@ -46,5 +47,21 @@ enum CookieFilterOptions {
     return CookieFilter(
       domain: parsed.values["domain"], name: parsed.values["name"], path: parsed.values["path"],
       partition: partition)
+  }
+
+  /// The cookies that the options and `--include-expired` select in the
+  /// store `options` name (`cookies list`, `cookies export`): expired
+  /// cookies the store still holds only with `--include-expired`; none when
+  /// the store does not exist (nothing is created).
+  static func selectedCookies<C: Command>(
+    _ parsed: Arguments, options: StoreOptions, of command: C.Type
+  ) async throws(CLIError) -> [Cookie] {
+    let store = try await options.open(create: false)
+    let filter = try filter(parsed, store: store ?? .nonPersistent(), of: command)
+    let now = Date()
+    let includeExpired = parsed.flags.contains("include-expired")
+    let cookies = await store?.httpCookieStore.cookies(matching: filter) ?? []
+    await store?.flush()
+    return cookies.filter { includeExpired || !$0.isExpired(at: now) }
   }
 }

@@ -47,14 +47,8 @@ enum CookiesExportCommand: Command {
     let output = parsed.values["output"] ?? "-"
     guard !output.isEmpty else { throw .usage("--output needs a file or '-'", of: Self.self) }
     let options = try StoreOptions(parsed, of: Self.self)
-    let store = try await options.open(create: false)
-    let filter = try CookieFilterOptions.filter(
-      parsed, store: store ?? .nonPersistent(), of: Self.self)
-    let now = Date()
-    let includeExpired = parsed.flags.contains("include-expired")
-    let cookies = (await store?.httpCookieStore.cookies(matching: filter) ?? []).filter {
-      includeExpired || !$0.isExpired(at: now)
-    }
+    let cookies = try await CookieFilterOptions.selectedCookies(
+      parsed, options: options, of: Self.self)
     let text: String
     var written = cookies.count
     switch format {

@@ -38,13 +38,8 @@ enum CookiesListCommand: Command {
       ], of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
     let options = try StoreOptions(parsed, of: Self.self)
-    let store = try await options.open(create: false)
-    let filter = try CookieFilterOptions.filter(
-      parsed, store: store ?? .nonPersistent(), of: Self.self)
-    let now = Date()
-    let includeExpired = parsed.flags.contains("include-expired")
-    let cookies = await store?.httpCookieStore.cookies(matching: filter) ?? []
-    let shown = cookies.filter { includeExpired || !$0.isExpired(at: now) }
+    let shown = try await CookieFilterOptions.selectedCookies(
+      parsed, options: options, of: Self.self)
     if parsed.flags.contains("json") {
       Console.out(JSONCookieFile.write(shown))
     } else if shown.isEmpty {
@@ -52,7 +47,6 @@ enum CookiesListCommand: Command {
     } else {
       Console.out(table(shown).text)
     }
-    await store?.flush()
     return .success
   }
 
