@@ -64,11 +64,15 @@ enum PersistentStoreFile {
         throw WebsiteDataStoreError(.corrupt, "the store holds cookies but no key")
       }
       _ = try migrator.migrate(connection, now: now)
-      var unlocked: SecretBytes?
+      // The new key is made before taking the write lock (scrypt is slow),
+      // and an existing one is unlocked after releasing it.
+      let (kek, scrypt) = try key.newStoreKey()
+      let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
+      var existing: StoreKeyRecord?
       try connection.transaction(.immediate) {
         // Another process may have initialised the store meanwhile.
         if let record = try StoreKeyRecord.read(connection) {
-          unlocked = try unlock(record, key: key)
+          existing = record
           return
         }
         let count = try connection.prepare("SELECT count(*) FROM cookies")
@@ -76,15 +80,10 @@ enum PersistentStoreFile {
         guard try count.step(), count.int64(at: 0) == 0 else {
           throw WebsiteDataStoreError(.corrupt, "the store holds cookies but no key")
         }
-        let (kek, scrypt) = try key.newStoreKey()
-        let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
         try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
-        unlocked = dataKey
       }
-      guard let unlocked else {
-        throw WebsiteDataStoreError(.corrupt, "the store's key could not be written")
-      }
-      return unlocked
+      if let existing { return try unlock(existing, key: key) }
+      return dataKey
     }
   }
 
