@@ -15,8 +15,9 @@ enum RemoveCommand: Command {
     OPTIONS:
       --types <types>         The kinds of data, comma-separated: \(DataTypesOption.knownNames)
                               (required).
-      --site <sites>          Only the data of these sites (comma-separated), as
-                              'sitedata records' names them (example.com).
+      --site <sites>          Only the data of these sites (comma-separated): as
+                              'sitedata records' names them (example.com), or
+                              any host or URL of the site.
       --since <when>          Only data written since then: a duration back from
                               now (90s, 30m, 2h, 7d) or an RFC 3339 time.
       --all                   All data of these kinds.
@@ -40,9 +41,7 @@ enum RemoveCommand: Command {
     }
     let since = try SinceOption.date(parsed, of: Self.self)
     let sites = parsed.values["site"].map { list in
-      list.split(separator: ",").map {
-        $0.trimmingCharacters(in: .whitespaces).lowercased().drop { $0 == "." }
-      }.map(String.init)
+      list.split(separator: ",", omittingEmptySubsequences: false).map { Self.site(String($0)) }
     }
     let chosen = [sites != nil, since != nil, parsed.flags.contains("all")].filter { $0 }.count
     guard chosen == 1 else {
@@ -70,6 +69,21 @@ enum RemoveCommand: Command {
     let after = await store.httpCookieStore.allCookies().count
     Console.out(message(types, cookies: before - after))
     return .success
+  }
+
+  /// The site (registrable domain) a `--site` entry names: `example.com`
+  /// for `example.com`, `www.example.com` or `https://www.example.com/`;
+  /// empty for an entry that names none.
+  private static func site(_ entry: String) -> String {
+    let facts = PublicSuffixDomainFacts.shared
+    var host = entry.trimmingCharacters(in: .whitespaces)
+    if host.contains("://") {
+      guard let url = try? WebsiteDataStore.nonPersistent().url(host) else { return "" }
+      return Site.registrableKey(of: url.host, facts: facts)
+    }
+    host = String(host.drop { $0 == "." })
+    guard !host.isEmpty, let ascii = facts.asciiDomain(host.lowercased()) else { return "" }
+    return facts.registrableDomain(ascii) ?? ascii
   }
 
   /// `removed cookies, hsts data (3 cookies)`.

@@ -229,6 +229,23 @@ import Testing
     #expect(!list.stdout.contains("\"name\": \"t\""))
   }
 
+  @Test func anExpiredSetCookieDeletesItsTwinOrIsRejected() async throws {
+    let sandbox = try CLISandbox()
+    try await sandbox.set("https://example.com/", ["a=1"])
+    let deleted = try await sandbox.succeed([
+      "cookies", "set", "https://example.com/", "a=; Max-Age=0",
+    ])
+    #expect(
+      deleted.stdout
+        == "accepted 'a' (example.com path /): already expired, so it only deleted its twin\n")
+    #expect(try await sandbox.succeed(["cookies", "list"]).stdout == "No cookies.\n")
+    let rejected = try await sandbox.run([
+      "cookies", "set", "https://example.com/", "b=1; Max-Age=0",
+    ])
+    #expect(rejected.status == 1)
+    #expect(rejected.stderr == "Error: rejected 'b' (example.com path /): the cookie has expired\n")
+  }
+
   @Test func setWithEphemeralOnlyChecks() async throws {
     let sandbox = try CLISandbox()
     let outcome = try await sandbox.succeed([

@@ -36,7 +36,7 @@ import Testing
   @Test func removeBySite() async throws {
     let sandbox = try await Self.sandboxWithSites()
     let outcome = try await sandbox.succeed([
-      "remove", "--types", "cookies", "--site", "example.com,127.0.0.1",
+      "remove", "--types", "cookies", "--site", "https://WWW.Example.com/x, 127.0.0.1",
     ])
     #expect(outcome.stdout == "removed cookies data (3 cookies)\n")
     let records = try await sandbox.succeed(["records"])
