@@ -92,7 +92,8 @@ let package = Package(
       swiftSettings: strictSettings),
     .testTarget(
       name: "SiteDataCLITests",
-      dependencies: ["SiteDataCLI", "WebsiteData", "BuiltProductLocator"],
+      dependencies: ["SiteDataCLI", "WebsiteData", "StoreCrashWriter", "BuiltProductLocator"],
+      exclude: ["Support/cookie_echo_server.py"],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]

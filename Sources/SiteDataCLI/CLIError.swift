@@ -49,7 +49,7 @@ struct CLIError: Error, Hashable, CustomStringConvertible {
 
   /// A usage error of `command`.
   static func usage<C: Command>(_ message: String, of command: C.Type) -> CLIError {
-    CLIError(.usage, message, usage: (C.usage, "sitedata help \(C.name)"))
+    CLIError(.usage, message, usage: (C.usage, "sitedata help \(C.fullName)"))
   }
 
   /// An operational failure.

@@ -5,8 +5,11 @@
 /// the usage errors follow from these properties. A command with subcommands
 /// (`cookies list`, `cookies get`...) dispatches them in its own ``run(_:)``.
 protocol Command {
-  /// The word that selects the command (`replay`).
+  /// The word that selects the command (`replay`, or `list` under `cookies`).
   static var name: String { get }
+  /// The words that select it from the top (`replay`, `cookies list`); the
+  /// name unless the command is a subcommand.
+  static var fullName: String { get }
   /// A one-line summary for the command list.
   static var abstract: String { get }
   /// The synopsis after `Usage: ` (`sitedata replay [<options>] <file>`).
@@ -26,6 +29,8 @@ protocol Command {
 }
 
 extension Command {
+  static var fullName: String { name }
+
   /// The help text: overview, usage, then the discussion.
   static var help: String {
     """

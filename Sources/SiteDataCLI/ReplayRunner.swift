@@ -45,7 +45,7 @@ struct ReplayRunner {
         if explain {
           for (line, result) in zip(setCookies, results) where !result.isAccepted {
             let name = result.cookie.map { "'\($0.name)' " } ?? ""
-            report(line.line, "Set-Cookie \(name)rejected: \(Self.reasons(result.status))")
+            report(line.line, "Set-Cookie \(name)rejected: \(CookieText.reasons(result.status))")
           }
         }
       case .request(let context):
@@ -56,7 +56,8 @@ struct ReplayRunner {
           for exclusion in result.excluded {
             report(
               step.line,
-              "not sent: \(Self.describe(exclusion.cookie)): \(Self.reasons(exclusion.status))")
+              "not sent: \(CookieText.identity(exclusion.cookie)): \(CookieText.reasons(exclusion.status))"
+            )
           }
         }
       case .expect(let expected):
@@ -92,18 +93,5 @@ struct ReplayRunner {
   /// A Cookie header value in quotes, or "no Cookie header".
   private static func quoted(_ header: String?) -> String {
     header.map { "'\($0)'" } ?? "no Cookie header"
-  }
-
-  /// A cookie's identity without its value: name, domain, path, partition.
-  private static func describe(_ cookie: Cookie) -> String {
-    var text =
-      "'\(cookie.name)' (\(cookie.isHostOnly ? "" : ".")\(cookie.domain) path \(cookie.path)"
-    if let partition = cookie.partitionKey { text += ", partition \(partition)" }
-    return text + ")"
-  }
-
-  /// The exclusion reasons in words.
-  private static func reasons(_ status: CookieInclusionStatus) -> String {
-    status.reasons.map(\.description).joined(separator: "; ")
   }
 }

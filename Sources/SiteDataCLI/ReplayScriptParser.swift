@@ -177,59 +177,38 @@ struct ReplayScriptParser {
     if keywords.contains(String(first)) || keys.contains(where: { first.hasPrefix($0) }) {
       throw fail("the URL comes first: \(usage)")
     }
-    func url(_ string: Substring) throws(ReplayScriptError) -> URLRecord {
-      do {
-        return try parseURL(String(string))
-      } catch {
-        throw fail("'\(string)' is not a valid URL: \(error.message)")
-      }
-    }
-    let target = try url(first)
-    var kind: CookieRequestContext.Kind?
-    var site: URLRecord?
-    var initiator: URLRecord?
-    var method: String?
+    var request = RequestDescription(url: String(first))
+    var kind: String?
     for argument in arguments.dropFirst() {
       if argument == "nav" || argument == "sub" {
         guard kind == nil else { throw fail("'nav' or 'sub' given twice") }
-        kind = argument == "nav" ? .navigation : .subresource
+        kind = String(argument)
+        request.isSubresource = argument == "sub"
         continue
       }
       guard let equals = argument.firstIndex(of: "=") else {
         throw fail("unknown argument '\(argument)' (expected \(usage))")
       }
       let key = argument[..<equals]
-      let value = argument[argument.index(after: equals)...]
+      let value = String(argument[argument.index(after: equals)...])
       switch key {
       case "site":
-        guard site == nil else { throw fail("'site=' given twice") }
-        site = try url(value)
+        guard request.site == nil else { throw fail("'site=' given twice") }
+        request.site = value
       case "from":
-        guard initiator == nil else { throw fail("'from=' given twice") }
-        initiator = try url(value)
+        guard request.initiator == nil else { throw fail("'from=' given twice") }
+        request.initiator = value
       case "method":
-        guard method == nil else { throw fail("'method=' given twice") }
-        guard !value.isEmpty, value.utf8.allSatisfy(ASCII.isTokenCharacter) else {
-          throw fail("'\(value)' is not an HTTP method")
-        }
-        method = String(value)
+        guard request.method == nil else { throw fail("'method=' given twice") }
+        request.method = value
       default:
         throw fail("unknown argument '\(argument)' (expected \(usage))")
       }
     }
-    switch kind ?? .navigation {
-    case .navigation:
-      if site != nil {
-        throw fail(
-          "'site=' is only for 'sub': a navigation's top-level site is its own URL"
-            + " (use 'from=' for the page that started it)")
-      }
-      return .navigation(to: target, initiator: initiator, method: method ?? "GET")
-    case .subresource:
-      guard let site else {
-        throw fail("'sub' needs 'site=<url>', the URL of the top-level page")
-      }
-      return .subresource(target, topLevel: site, initiator: initiator, method: method ?? "GET")
+    do {
+      return try request.context(spelling: .replay, parseURL: parseURL)
+    } catch {
+      throw fail(error.message)
     }
   }
 

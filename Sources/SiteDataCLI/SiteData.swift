@@ -3,7 +3,10 @@
 enum SiteData {
   /// Every command, in the order `sitedata help` lists them.
   static var commands: [any Command.Type] {
-    [HelpCommand.self, ReplayCommand.self, StoreCommand.self]
+    [
+      HelpCommand.self, CookiesCommand.self, RecordsCommand.self, RemoveCommand.self,
+      KeyCommand.self, StoresCommand.self, StoreCommand.self, ReplayCommand.self,
+    ]
   }
 
   /// The top-level synopsis.
@@ -33,11 +36,11 @@ enum SiteData {
       Console.out(HelpCommand.topLevelHelp)
       return .success
     }
-    guard let command = command(named: first) else {
+    guard let named = command(named: first) else {
       if first.hasPrefix("-") { throw .usage("Unknown option '\(first)'") }
       throw .usage("Unknown command '\(first)'")
     }
-    let rest = Array(arguments.dropFirst())
+    let (command, rest) = CommandResolution.resolve(named, Array(arguments.dropFirst()))
     if Arguments.asksForHelp(rest) {
       Console.out(command.help)
       return .success

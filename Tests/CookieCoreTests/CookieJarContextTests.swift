@@ -211,6 +211,24 @@ import Testing
       uniqueKeysWithValues: result.excluded.map { ($0.cookie.name, $0.status.reasons) })
     #expect(reasons == ["host": [.domainMismatch], "path": [.notOnPath], "sec": [.secureOnly]])
   }
+
+  /// Header order (§5.8.3 step 2: longer paths, then earlier creation) holds
+  /// when explaining, whose scan visits the site's domain lists by name: the
+  /// older host cookie of www.e.com comes before the newer e.com cookie.
+  @Test func explainingKeepsHeaderOrderAcrossDomainLists() {
+    var jar = JarTesting.jar()
+    jar.set("first=1", from: "https://www.e.com/")
+    jar.set("second=2; Domain=e.com", from: "https://www.e.com/", at: JarTesting.start + 1)
+    jar.set("deep=3; Domain=e.com; Path=/a", from: "https://www.e.com/", at: JarTesting.start + 2)
+    let context = CookieRequestContext.navigation(to: JarTesting.url("https://www.e.com/a/b"))
+    let sites = ContextSites(context, facts: JarTesting.facts)
+    let now = JarTesting.start + 3
+    let fast = jar.lookup(context, sites: sites, now: now, explain: false)
+    let explained = jar.lookup(context, sites: sites, now: now, explain: true)
+    #expect(fast.header == "deep=3; first=1; second=2")
+    #expect(explained.header == fast.header)
+    #expect(explained.included.map(\.name) == ["deep", "first", "second"])
+  }
 }
 
 extension CookieJarContextTests {

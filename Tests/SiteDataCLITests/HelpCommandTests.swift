@@ -31,7 +31,7 @@ import Testing
   @Test func helpOfHelp() async throws {
     let outcome = try await SiteDataProcess.run(["help", "--help"])
     #expect(outcome.status == 0)
-    #expect(outcome.stdout.contains("USAGE: sitedata help [<command>]"))
+    #expect(outcome.stdout.contains("USAGE: sitedata help [<command> [<subcommand>]]"))
   }
 
   @Test(arguments: [

@@ -42,7 +42,15 @@ struct SiteDataProcess {
   }
 
   /// Runs `sitedata` with `arguments`, feeding it `stdin`.
-  static func run(_ arguments: [String], stdin: [UInt8] = []) async throws -> Outcome {
+  ///
+  /// - Parameters:
+  ///   - environment: the whole environment of the process; `nil`: this
+  ///     process's.
+  ///   - currentDirectory: where it runs; the package root unless given.
+  static func run(
+    _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil,
+    currentDirectory: String? = nil
+  ) async throws -> Outcome {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("sitedata-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -67,7 +75,8 @@ struct SiteDataProcess {
     let process = Process()
     process.executableURL = try binary()
     process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
+    if let environment { process.environment = environment }
+    process.currentDirectoryURL = currentDirectory.map(URL.init(fileURLWithPath:)) ?? packageRoot
     process.standardInput = input
     process.standardOutput = output
     process.standardError = error

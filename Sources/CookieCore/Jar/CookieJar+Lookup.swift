@@ -111,7 +111,8 @@ extension CookieJar {
           }
         }
       }
-      contributingLists = 2
+      // The site's lists were visited in name order, not header order.
+      scan.included.sort { $0.precedes($1) }
     } else {
       scan.included.reserveCapacity(16)
       byDomain.forEachList(ofHostAndParents: host, isIPAddress: isIP) { list, isHost in

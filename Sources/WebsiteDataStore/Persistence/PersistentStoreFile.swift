@@ -42,13 +42,18 @@ enum PersistentStoreFile {
   }
 
   /// Checks the key, then migrates; initialises a new store.
+  ///
+  /// Several processes may open a new store at once (two `sitedata` commands,
+  /// a loader): the key record is written only by the first one to take the
+  /// write lock, and the others, which find it there once they hold the lock,
+  /// unlock with it instead of writing their own (which would lock out the
+  /// cookies the first one sealed).
   private static func unlock(
     _ database: SQLiteDatabase, key: KeySource, migrator: Migrator, now: Date
   ) async throws -> SecretBytes {
     try await database.withConnection { connection -> SecretBytes in
       if let record = try StoreKeyRecord.read(connection) {
-        let kek = try key.existingStoreKey(scrypt: record.scrypt)
-        let dataKey = try KeyEnvelope.unwrap(record.wrappedKey, kek: kek)
+        let dataKey = try unlock(record, key: key)
         _ = try migrator.migrate(connection, now: now)
         return dataKey
       }
@@ -56,20 +61,35 @@ enum PersistentStoreFile {
       // before its key was written, which holds no data yet). A store with
       // cookies or HSTS entries but no key is refused before anything is
       // written: a new key would turn those rows into damaged ones.
-      if try holdsData(connection) {
+      if try holdsData(connection), try StoreKeyRecord.read(connection) == nil {
         throw WebsiteDataStoreError(.corrupt, "the store holds data but no key")
       }
       _ = try migrator.migrate(connection, now: now)
+      // The new key is made before taking the write lock (scrypt is slow),
+      // and an existing one is unlocked after releasing it.
       let (kek, scrypt) = try key.newStoreKey()
       let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
+      var existing: StoreKeyRecord?
       try connection.transaction(.immediate) {
+        // Another process may have initialised the store meanwhile.
+        if let record = try StoreKeyRecord.read(connection) {
+          existing = record
+          return
+        }
         guard try !holdsData(connection) else {
           throw WebsiteDataStoreError(.corrupt, "the store holds data but no key")
         }
         try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
       }
+      if let existing { return try unlock(existing, key: key) }
       return dataKey
     }
+  }
+
+  /// The data key of an initialised store, unwrapped with `key`.
+  private static func unlock(_ record: StoreKeyRecord, key: KeySource) throws -> SecretBytes {
+    let kek = try key.existingStoreKey(scrypt: record.scrypt)
+    return try KeyEnvelope.unwrap(record.wrappedKey, kek: kek)
   }
 
   /// The tables whose rows are sealed under the data key.

@@ -1,0 +1,86 @@
+import Foundation
+import WebsiteData
+
+/// The cookie file formats of `cookies import` and `cookies export`.
+enum CookieFileFormat: String, CaseIterable {
+  /// Netscape `cookies.txt` (curl, wget, yt-dlp): ``NetscapeCookieFile``.
+  case netscape
+  /// The lossless JSON document: ``JSONCookieFile``.
+  case json
+  /// Chromium's profile `Cookies` database.
+  case chromium
+  /// Firefox's `cookies.sqlite`.
+  case firefox
+
+  /// Whether the format is a browser's database (a file path, not stdin).
+  var isBrowserDatabase: Bool { self == .chromium || self == .firefox }
+
+  /// The format `--format` names.
+  ///
+  /// - Parameter allowed: the formats the command accepts.
+  /// - Throws: a usage error of `command` for another name.
+  static func parse<C: Command>(_ name: String, allowed: [CookieFileFormat], of command: C.Type)
+    throws(CLIError) -> CookieFileFormat
+  {
+    guard let format = CookieFileFormat(rawValue: name), allowed.contains(format) else {
+      let names = allowed.map(\.rawValue).joined(separator: ", ")
+      throw .usage("Unknown format '\(name)' (one of \(names))", of: command)
+    }
+    return format
+  }
+}
+
+/// The browser database readers (`--format chromium|firefox`):
+/// ``ChromiumCookieDatabase`` and ``FirefoxCookieDatabase`` from the
+/// library's `Interchange` folder. They block (file copy, SQLite,
+/// decryption), so they run on a thread of their own, off Swift's
+/// cooperative pool.
+enum BrowserCookieDatabases {
+  /// Reads a browser database.
+  ///
+  /// - Parameters:
+  ///   - password: Chromium's v11 password (the "Chromium Safe Storage" one
+  ///     of the keyring).
+  ///   - container: a Firefox container (`userContextId`); `nil`: the default
+  ///     jar (0).
+  /// - Throws: a failure naming the file and the reason (never a value).
+  static func read(
+    _ format: CookieFileFormat, path: String, password: String?, container: Int?
+  ) async throws(CLIError) -> CookieImportResult {
+    let outcome = await OffPool.run { () -> Result<CookieImportResult, any Error> in
+      Result {
+        switch format {
+        case .chromium: try ChromiumCookieDatabase.read(contentsOf: path, password: password)
+        default: try FirefoxCookieDatabase.read(contentsOf: path, userContextID: container)
+        }
+      }
+    }
+    switch outcome {
+    case .success(let result): return result
+    case .failure(let error): throw .failure("\(path): \(error)")
+    }
+  }
+
+  /// The Firefox containers with cookies other than `container` (default 0),
+  /// for a note after an import; empty when they cannot be read.
+  static func otherFirefoxContainers(_ path: String, container: Int?) async -> [Int] {
+    await OffPool.run {
+      ((try? FirefoxCookieDatabase.containers(contentsOf: path)) ?? [])
+        .map(\.userContextID).filter { $0 != (container ?? 0) }
+    }
+  }
+}
+
+/// Runs blocking work on a new thread and waits for it without blocking a
+/// thread of Swift's cooperative pool.
+enum OffPool {
+  /// `body`'s result; the continuation is resumed exactly once, when it
+  /// returns.
+  static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      let thread = Thread { continuation.resume(returning: body()) }
+      thread.name = "sitedata.blocking"
+      thread.start()
+    }
+  }
+}

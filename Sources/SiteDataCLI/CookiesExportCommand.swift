@@ -1,0 +1,71 @@
+import Foundation
+import WebsiteData
+
+/// `sitedata cookies export`: writes the cookies of a store as a Netscape
+/// `cookies.txt` or as the lossless JSON document.
+enum CookiesExportCommand: Command {
+  static let name = "export"
+  static let fullName = "cookies export"
+  static let abstract = "Export cookies as a cookies.txt (curl, wget, yt-dlp) or JSON."
+  static let usage =
+    "sitedata cookies export [--format netscape|json] [--output <file>] [--include-expired]"
+    + " [--domain <domain>] [--name <name>] [--path <path>] [--partition <site>]"
+    + " [<store options>]"
+
+  static var discussion: String {
+    """
+    OPTIONS:
+      --format <format>       netscape (the default): a cookies.txt for curl -b,
+                              wget --load-cookies, yt-dlp --cookies, Python's
+                              MozillaCookieJar; json: every field, for
+                              'cookies import --format json'.
+      --output <file>         Write to this file (mode 0600, replaced atomically);
+                              '-' (the default): stdout.
+      --include-expired       Also write expired cookies the store still holds.
+    \(CookieFilterOptions.help)
+    \(StoreOptions.optionsHelp())
+      -h, --help              Show this help.
+
+    The Netscape format cannot hold partition keys, SameSite or times other than
+    the expiry: partitioned cookies are left out of it (each is named on
+    stderr); use JSON to keep everything. Session cookies are written with
+    expiry 0, as curl does (Python's MozillaCookieJar loads them with
+    ignore_expires=True).
+
+    """
+  }
+
+  static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+    let parsed = try Arguments(
+      arguments,
+      options: StoreOptions.options() + CookieFilterOptions.options + [
+        .value("format"), .value("output"), .flag("include-expired"),
+      ], of: Self.self)
+    _ = try parsed.positionals([], of: Self.self)
+    let format = try CookieFileFormat.parse(
+      parsed.values["format"] ?? "netscape", allowed: [.netscape, .json], of: Self.self)
+    let output = parsed.values["output"] ?? "-"
+    guard !output.isEmpty else { throw .usage("--output needs a file or '-'", of: Self.self) }
+    let options = try StoreOptions(parsed, of: Self.self)
+    let cookies = try await CookieFilterOptions.selectedCookies(
+      parsed, options: options, of: Self.self)
+    let text: String
+    var written = cookies.count
+    switch format {
+    case .json:
+      text = JSONCookieFile.write(cookies)
+    default:
+      let file = NetscapeCookieFile.write(cookies)
+      for omission in file.omitted {
+        Console.error("Note: left out \(omission)\n")
+      }
+      written -= file.omitted.count
+      text = file.text
+    }
+    try OutputFile.write(text, to: output)
+    if output != "-" {
+      Console.out("exported \(written) cookie\(written == 1 ? "" : "s") to \(output)\n")
+    }
+    return .success
+  }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import WebsiteData
+
+/// `sitedata cookies import FILE --format F`: reads a cookie file and stores
+/// its cookies, reporting every line it could not read or the store refused.
+enum CookiesImportCommand: Command {
+  static let name = "import"
+  static let fullName = "cookies import"
+  static let abstract = "Import cookies from a cookies.txt, JSON or browser file."
+  static let usage =
+    "sitedata cookies import <file> --format netscape|json|chromium|firefox"
+    + " [--password-stdin] [--container <id>] [<store options>] [--ephemeral]"
+
+  /// The environment variable with Chromium's v11 password.
+  static let chromiumPasswordVariable = "SITEDATA_CHROMIUM_PASSWORD"
+
+  static var discussion: String {
+    """
+    ARGUMENTS:
+      <file>                  The file; '-' reads netscape or json from stdin.
+
+    OPTIONS:
+      --format <format>       netscape: a cookies.txt as curl (-c), wget and yt-dlp
+                              write it; json: a 'cookies export --format json'
+                              file; chromium: a Chromium profile's Cookies
+                              database; firefox: a Firefox cookies.sqlite.
+      --password-stdin        chromium: read the password of v11 values from stdin
+                              (or set \(chromiumPasswordVariable)).
+      --container <id>        firefox: import this container's cookies (its
+                              userContextId, as in the profile's
+                              containers.json); default: 0, the cookies outside
+                              any container.
+    \(StoreOptions.optionsHelp(ephemeral: true))
+                              (--ephemeral: only check the file.)
+      -h, --help              Show this help.
+
+    Every line (or JSON entry, or row) that cannot be read is reported on stderr
+    with its place and skipped; the rest is imported. The store then applies
+    its rules to each cookie, and reports those it refuses (expired, invalid
+    prefix...). The last line counts what was imported, skipped and rejected.
+
+    EXIT STATUS:
+      0   every cookie of the file was imported
+      1   some were skipped or rejected (the rest was imported), or a failure
+      2   the file is not in the format at all (nothing was imported)
+      64  usage error
+
+    """
+  }
+
+  static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+    let parsed = try Arguments(
+      arguments,
+      options: StoreOptions.options(ephemeral: true) + [
+        .value("format"), .flag("password-stdin"), .value("container"),
+      ], of: Self.self)
+    let path = try parsed.positionals(["<file>"], of: Self.self)[0]
+    guard let formatName = parsed.values["format"] else {
+      throw .usage("Missing option '--format' (netscape, json, chromium or firefox)", of: Self.self)
+    }
+    let format = try CookieFileFormat.parse(
+      formatName, allowed: CookieFileFormat.allCases, of: Self.self)
+    let options = try StoreOptions(parsed, of: Self.self)
+    let container = try containerOption(parsed, format: format)
+    let passwordFromStdin = parsed.flags.contains("password-stdin")
+    if passwordFromStdin && format != .chromium {
+      throw .usage("--password-stdin is for --format chromium", of: Self.self)
+    }
+    if path == "-" && format.isBrowserDatabase {
+      throw .usage("a \(format.rawValue) database is read from a file, not stdin", of: Self.self)
+    }
+    if path == "-" && options.passphraseFromStdin {
+      throw .usage("the file and the passphrase cannot both come from stdin", of: Self.self)
+    }
+    if passwordFromStdin && options.passphraseFromStdin {
+      throw .usage(
+        "--password-stdin and --passphrase-stdin cannot both read stdin", of: Self.self)
+    }
+
+    let displayName = InputFile.displayName(path)
+    let read: CookieImportResult
+    switch format {
+    case .netscape:
+      read = NetscapeCookieFile.read(try InputFile.readAll(path), now: Date())
+    case .json:
+      let bytes = try InputFile.readAll(path)
+      do {
+        read = try JSONCookieFile.read(bytes, now: Date())
+      } catch {
+        throw .malformedInput("\(displayName): \(error.message)")
+      }
+    case .chromium, .firefox:
+      var password = ProcessInfo.processInfo.environment[chromiumPasswordVariable]
+      if passwordFromStdin {
+        password = try readPassword()
+      }
+      read = try await BrowserCookieDatabases.read(
+        format, path: path, password: password, container: container)
+    }
+    if format == .firefox {
+      let others = await BrowserCookieDatabases.otherFirefoxContainers(path, container: container)
+      if !others.isEmpty {
+        let list = others.map(String.init).joined(separator: ", ")
+        let which =
+          others.count == 1 ? "container \(list) also holds" : "containers \(list) also hold"
+        Console.error("Note: \(which) cookies; import them with --container <id>\n")
+      }
+    }
+    for issue in read.issues {
+      Console.error("\(displayName): \(issue)\n")
+    }
+    guard let store = try await options.open(create: true) else {
+      throw .failure("cannot open \(options.displayName)")
+    }
+    let results: [SetCookieResult]
+    do {
+      results = try await store.httpCookieStore.importCookies(read.cookies)
+    } catch {
+      throw .failure("the store failed: \(error)")
+    }
+    var rejected = 0
+    for (cookie, result) in zip(read.cookies, results) where !result.isAccepted {
+      rejected += 1
+      Console.error(
+        "\(displayName): \(CookieText.identity(cookie)) rejected: "
+          + "\(CookieText.reasons(result.status))\n")
+    }
+    let imported = results.count - rejected
+    Console.out(
+      "imported \(imported), skipped \(read.issues.count) (unreadable),"
+        + " rejected \(rejected) (refused by the store)\n")
+    return read.issues.isEmpty && rejected == 0 ? .success : .failure
+  }
+
+  private static func containerOption(_ parsed: Arguments, format: CookieFileFormat)
+    throws(CLIError) -> Int?
+  {
+    guard let text = parsed.values["container"] else { return nil }
+    guard format == .firefox else {
+      throw .usage("--container is for --format firefox", of: Self.self)
+    }
+    guard let id = Int(text), id >= 0 else {
+      throw .usage("--container takes a container id (a whole number from 0)", of: Self.self)
+    }
+    return id
+  }
+
+  /// Chromium's password, one line of stdin.
+  private static func readPassword() throws(CLIError) -> String {
+    let secret = try SecretInput.passphraseFromStdin(prompt: "Chromium password: ")
+    guard let text = secret.withUnsafeBytes({ String(validating: $0, as: UTF8.self) }) else {
+      throw .failure("the password read from stdin is not valid UTF-8")
+    }
+    return text
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import WebsiteData
+
+extension StoreOptions {
+  /// Whether the store exists (an ephemeral one always does).
+  var exists: Bool {
+    guard let path else { return true }
+    return FileManager.default.fileExists(atPath: path)
+  }
+
+  /// Opens the store with the key the options give (``key()``).
+  ///
+  /// - Parameter create: create a missing store (commands that add data);
+  ///   otherwise a missing store gives `nil` and nothing is created.
+  /// - Throws: a failure with a clear message (wrong or missing key, damaged
+  ///   file...); the store file is left as it was.
+  func open(create: Bool) async throws(CLIError) -> WebsiteDataStore? {
+    if location == .ephemeral { return WebsiteDataStore.nonPersistent() }
+    guard create || exists else { return nil }
+    return try await open(with: try key(), create: create)
+  }
+
+  /// Opens the store with `key`, creating it when missing and `create`.
+  ///
+  /// A key-file store whose key file is the target of an interrupted
+  /// `key rotate` (the new key is at `<key file>.new`) is opened with the new
+  /// key, and the rotation is finished.
+  func open(with key: KeyChoice, create: Bool) async throws(CLIError) -> WebsiteDataStore {
+    guard let path else { return WebsiteDataStore.nonPersistent() }
+    let options = PersistentStoreOptions(keepsSessionCookies: true, createIfMissing: create)
+    do {
+      return try await WebsiteDataStore.persistent(at: path, key: key.source, options: options)
+    } catch let error as WebsiteDataStoreError where error.code == .wrongKey {
+      if case .keyFile(let keyFile, _) = key,
+        let store = try? await finishRotation(path: path, keyFile: keyFile, options: options)
+      {
+        return store
+      }
+      throw await failure(opening: error, key: key)
+    } catch {
+      throw await failure(opening: error, key: key)
+    }
+  }
+
+  /// The suffix of the new key file during `key rotate`.
+  static let pendingKeySuffix = ".new"
+
+  /// Opens the store with `<keyFile>.new` and, if that works, moves it over
+  /// `keyFile` (`rename(2)`, atomic).
+  private func finishRotation(path: String, keyFile: String, options: PersistentStoreOptions)
+    async throws -> WebsiteDataStore?
+  {
+    let pending = keyFile + Self.pendingKeySuffix
+    guard FileManager.default.fileExists(atPath: pending) else { return nil }
+    let store = try await WebsiteDataStore.persistent(
+      at: path, key: .keyFile(pending), options: options)
+    guard rename(pending, keyFile) == 0 else { return store }
+    Console.error("Note: finished an interrupted key rotation: \(keyFile) holds the new key.\n")
+    return store
+  }
+
+  /// A clear message for a store that did not open: which key was tried,
+  /// what to do; never a secret.
+  func failure(opening error: any Error, key: KeyChoice) async -> CLIError {
+    guard let storeError = error as? WebsiteDataStoreError else {
+      return .failure("cannot open \(displayName): \(error)")
+    }
+    switch storeError.code {
+    case .wrongKey:
+      let protection = try? await WebsiteDataStore.keyProtection(ofStoreAt: path ?? "")
+      if let protection, protection != key.protection {
+        return .failure(
+          "\(displayName) is locked with a \(protection), not a \(key.protection); "
+            + Self.hint(for: protection, key: key) + ". Nothing was changed.")
+      }
+      return .failure(
+        "\(key.description) does not open \(displayName) (wrong key or passphrase)."
+          + " Nothing was changed.")
+    case .notFound:
+      if case .keyFile(let keyFile, _) = key, !FileManager.default.fileExists(atPath: keyFile) {
+        return .failure(
+          "the key file \(keyFile) does not exist, so \(displayName) cannot be opened;"
+            + " give the key it was created with (--key-file, or its passphrase)")
+      }
+      return .failure("cannot open \(displayName): \(storeError.message)")
+    case .corrupt:
+      return .failure(
+        "\(displayName) is damaged or not a store (\(storeError.message)). Nothing was changed;"
+          + " 'sitedata store move-aside \(path ?? "")' moves it out of the way.")
+    default:
+      return .failure("cannot open \(displayName): \(storeError.message)")
+    }
+  }
+
+  private static func hint(for protection: StoreKeyProtection, key: KeyChoice) -> String {
+    switch protection {
+    case .passphrase:
+      return "give its passphrase with \(passphraseVariable) or --passphrase-stdin"
+    case .keyFile:
+      if case .passphrase(_, let origin) = key, origin == passphraseVariable {
+        return "unset \(passphraseVariable), or give its key file with --key-file"
+      }
+      return "give its key file with --key-file"
+    }
+  }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import WebsiteData
+
+/// The store a command works on, and the key that opens it: the options
+/// every store command shares.
+///
+/// Store: `--store PATH` (a store file), `--store-id NAME` (a named store
+/// under `$XDG_DATA_HOME/sitedata/NAME/`), `--ephemeral` (a store in memory,
+/// for commands that accept it), or the named store `default`.
+///
+/// Key, in this order: `--key-file PATH`; `--passphrase-stdin` (one line of
+/// stdin); `SITEDATA_PASSPHRASE`; else the store's default key file under
+/// `$XDG_CONFIG_HOME/sitedata/keys/` (created 0600 with the store). Each store
+/// has its own default key file, so that rotating one store's key never
+/// touches another store.
+struct StoreOptions {
+  /// Where the store is.
+  enum Location: Equatable {
+    /// A named store (the default store is the one named `default`).
+    case named(String)
+    /// A store file given by path.
+    case file(String)
+    /// A store in memory that keeps nothing.
+    case ephemeral
+  }
+
+  /// The name of the store used when no store option is given.
+  static let defaultStoreName = "default"
+  /// The environment variable holding the passphrase.
+  static let passphraseVariable = "SITEDATA_PASSPHRASE"
+
+  /// The options, for ``Arguments``; `--ephemeral` only where `ephemeral`.
+  static func options(ephemeral: Bool = false) -> [Arguments.Option] {
+    [.value("store"), .value("store-id"), .value("key-file"), .flag("passphrase-stdin")]
+      + (ephemeral ? [.flag("ephemeral")] : [])
+  }
+
+  /// The OPTIONS lines describing the store options, for help texts.
+  static func optionsHelp(ephemeral: Bool = false) -> String {
+    var lines = """
+        --store <path>          The store file to use.
+        --store-id <name>       The named store to use (see 'sitedata stores list').
+        --key-file <path>       The store's key file.
+        --passphrase-stdin      Read the store's passphrase from the first line of
+                                stdin (see also SITEDATA_PASSPHRASE).
+      """
+    if ephemeral {
+      lines += """
+
+          --ephemeral             Use an empty store in memory that keeps nothing.
+        """
+    }
+    return lines
+  }
+
+  /// How stores and keys are chosen, for `sitedata help`.
+  static var helpText: String {
+    """
+      Without --store or --store-id, commands use the store named 'default':
+      $XDG_DATA_HOME/sitedata/default/store.db (~/.local/share/sitedata/... when
+      XDG_DATA_HOME is not set). A store is created when a command first adds
+      data to it, locked with the key given: --key-file, --passphrase-stdin or
+      SITEDATA_PASSPHRASE, else the store's own default key file
+      $XDG_CONFIG_HOME/sitedata/keys/<name>.key (~/.config/sitedata/...),
+      created with mode 0600. Session cookies are kept on disk. The store may
+      be in use by another process at the same time. See 'sitedata help key'.
+    """
+  }
+
+  /// The store.
+  let location: Location
+  /// `--key-file`, when given.
+  let explicitKeyFile: String?
+  /// Whether `--passphrase-stdin` was given.
+  let passphraseFromStdin: Bool
+  /// The process environment.
+  let environment: [String: String]
+
+  /// Reads the options from `parsed`.
+  ///
+  /// - Throws: a usage error of `command` for conflicting options or a store
+  ///   name that is not valid.
+  init<C: Command>(_ parsed: Arguments, of command: C.Type) throws(CLIError) {
+    environment = ProcessInfo.processInfo.environment
+    let chosen = [
+      parsed.values["store"].map { _ in "--store" },
+      parsed.values["store-id"].map { _ in "--store-id" },
+      parsed.flags.contains("ephemeral") ? "--ephemeral" : nil,
+    ].compactMap { $0 }
+    guard chosen.count <= 1 else {
+      throw .usage("\(chosen.joined(separator: " and ")) cannot be combined", of: command)
+    }
+    if let path = parsed.values["store"] {
+      guard !path.isEmpty else { throw .usage("--store needs a path", of: command) }
+      location = .file(path)
+    } else if let name = parsed.values["store-id"] {
+      do {
+        _ = try WebsiteDataStore.path(forIdentifier: name)
+      } catch {
+        throw .usage("'\(name)' is not a valid store name: \(error)", of: command)
+      }
+      location = .named(name)
+    } else if parsed.flags.contains("ephemeral") {
+      location = .ephemeral
+    } else {
+      location = .named(Self.defaultStoreName)
+    }
+    explicitKeyFile = parsed.values["key-file"]
+    passphraseFromStdin = parsed.flags.contains("passphrase-stdin")
+    if explicitKeyFile != nil && passphraseFromStdin {
+      throw .usage("--key-file and --passphrase-stdin cannot be combined", of: command)
+    }
+    if explicitKeyFile == "" { throw .usage("--key-file needs a path", of: command) }
+  }
+
+  // MARK: - Paths
+
+  /// `$XDG_CONFIG_HOME/sitedata`, or `~/.config/sitedata` when the variable is
+  /// unset or relative (XDG Base Directory Specification).
+  var configRoot: String {
+    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+      return config + "/sitedata"
+    }
+    return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/sitedata"
+  }
+
+  /// The store file; `nil` for an ephemeral store.
+  var path: String? {
+    switch location {
+    case .named(let name): try? WebsiteDataStore.path(forIdentifier: name)
+    case .file(let path): path
+    case .ephemeral: nil
+    }
+  }
+
+  /// How messages name the store.
+  var displayName: String {
+    switch location {
+    case .named(let name): "the store '\(name)' (\(path ?? name))"
+    case .file(let path): "the store \(path)"
+    case .ephemeral: "the ephemeral store"
+    }
+  }
+
+  /// The key file used when none is given: one per store, under
+  /// `configRoot/keys/`: `<name>.key` for a named store, and for a store
+  /// file `file-<file name>-<hash of its absolute path>.key`.
+  var defaultKeyFile: String {
+    switch location {
+    case .named(let name):
+      return "\(configRoot)/keys/\(name).key"
+    case .file(let path):
+      let absolute = Self.absolute(path)
+      let base = (absolute as NSString).lastPathComponent.map { character in
+        character.isLetter || character.isNumber || character == "." || character == "-"
+          ? character : "_"
+      }
+      return "\(configRoot)/keys/file-\(String(base))-\(Self.fnv1a(absolute)).key"
+    case .ephemeral:
+      return "\(configRoot)/keys/ephemeral.key"
+    }
+  }
+
+  /// `path` made absolute against the working directory, `.` and `..`
+  /// removed.
+  static func absolute(_ path: String) -> String {
+    let joined =
+      path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    return (joined as NSString).standardizingPath
+  }
+
+  /// 64-bit FNV-1a of `text` in hex: a stable name, not a secret.
+  private static func fnv1a(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  // MARK: - Keys
+
+  /// The key to open (or create) the store with, by the rule in the type's
+  /// documentation. Reads stdin for `--passphrase-stdin`.
+  func key() throws(CLIError) -> KeyChoice {
+    if let explicitKeyFile { return .keyFile(explicitKeyFile, isDefault: false) }
+    if passphraseFromStdin {
+      return .passphrase(
+        try SecretInput.passphraseFromStdin(prompt: "Passphrase: "), origin: "stdin")
+    }
+    if let secret = try SecretInput.passphrase(
+      fromEnvironment: Self.passphraseVariable, environment)
+    {
+      return .passphrase(secret, origin: Self.passphraseVariable)
+    }
+    return .keyFile(defaultKeyFile, isDefault: true)
+  }
+}
+
+/// The key a command uses, and where it came from (for messages).
+enum KeyChoice {
+  /// A key file; `isDefault` when it is the store's default key file.
+  case keyFile(String, isDefault: Bool)
+  /// A passphrase; `origin` is `stdin` or the environment variable's name.
+  case passphrase(SecretBytes, origin: String)
+
+  /// The library's key source.
+  var source: KeySource {
+    switch self {
+    case .keyFile(let path, _): .keyFile(path)
+    case .passphrase(let secret, _): .passphrase(secret)
+    }
+  }
+
+  /// The kind of key.
+  var protection: StoreKeyProtection {
+    switch self {
+    case .keyFile: .keyFile
+    case .passphrase: .passphrase
+    }
+  }
+
+  /// `the key file PATH` or `the passphrase from stdin`; never the secret.
+  var description: String {
+    switch self {
+    case .keyFile(let path, let isDefault):
+      "the key file \(path)" + (isDefault ? " (the store's default key file)" : "")
+    case .passphrase(_, let origin):
+      "the passphrase from \(origin)"
+    }
+  }
+}

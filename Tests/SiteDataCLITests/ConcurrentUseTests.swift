@@ -1,0 +1,82 @@
+import BuiltProductLocator
+import Foundation
+import Testing
+
+/// `sitedata` works while other processes use the same store: other
+/// `sitedata` runs, and a long-running writer (the `StoreCrashWriter` test
+/// helper, standing in for a loader).
+@Suite(.timeLimit(.minutes(2))) struct ConcurrentUseTests {
+  static let writers = 8
+
+  @Test func concurrentCommandsOnANewStoreAllCommit() async throws {
+    let sandbox = try CLISandbox()
+    let outcomes = try await withThrowingTaskGroup(of: SiteDataProcess.Outcome.self) { group in
+      for index in 0..<Self.writers {
+        group.addTask {
+          try await sandbox.run([
+            "cookies", "set", "https://site\(index).test/", "c\(index)=\(index); Max-Age=3600",
+          ])
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    for outcome in outcomes { #expect(outcome.status == 0, "\(outcome)") }
+    let records = try await sandbox.succeed(["records", "--json"])
+    let sites = try #require(
+      try JSONSerialization.jsonObject(with: Data(records.stdoutBytes)) as? [[String: Any]])
+    #expect(sites.count == Self.writers)
+    let status = try await sandbox.succeed([
+      "store", "check", sandbox.defaultStore, "--key-file", sandbox.defaultKeyFile,
+    ])
+    #expect(status.stdout.contains("damaged rows: 0"))
+  }
+
+  @Test func commandsWorkWhileAWriterIsRunning() async throws {
+    let sandbox = try CLISandbox()
+    let store = sandbox.path("shared/store.db")
+    let keyFile = sandbox.path("keys/shared.key")
+    let options = ["--store", store, "--key-file", keyFile]
+    // The CLI creates the store; the writer opens it with the same key file.
+    try await sandbox.set("https://cli.test/", ["before=1; Max-Age=3600"], options)
+    let acks = sandbox.path("writer.out")
+    try Data().write(to: URL(fileURLWithPath: acks))
+    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: acks))
+    defer { try? output.close() }
+    let writer = Process()
+    writer.executableURL = try BuiltProduct.locate(
+      "StoreCrashWriter", environmentVariable: "STORE_CRASH_WRITER_BINARY")
+    writer.arguments = [store, keyFile, "0"]
+    writer.standardOutput = output
+    writer.standardError = FileHandle.nullDevice
+    try writer.run()
+    defer {
+      if writer.isRunning { writer.terminate() }
+      writer.waitUntilExit()
+    }
+    func acknowledged() -> Int {
+      String(decoding: sandbox.contents(acks) ?? Data(), as: UTF8.self)
+        .split(separator: "\n").count
+    }
+    while acknowledged() < 20 && writer.isRunning {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(writer.isRunning)
+    for round in 0..<5 {
+      let seen = acknowledged()
+      let set = try await sandbox.run(
+        ["cookies", "set", "https://cli.test/", "during\(round)=1; Max-Age=3600"] + options)
+      #expect(set.status == 0, "\(set)")
+      let list = try await sandbox.run(["cookies", "list", "--json"] + options)
+      #expect(list.status == 0, "\(list)")
+      let names = list.stdout.components(separatedBy: "\"name\": ").count - 1
+      // Everything the writer had acknowledged before, and the CLI's own.
+      #expect(names >= seen + round + 2, "round \(round): \(names) cookies, \(seen) acks")
+    }
+    writer.terminate()
+    writer.waitUntilExit()
+    let final = try await sandbox.succeed(
+      ["cookies", "get", "https://cli.test/"] + options)
+    #expect(
+      final.stdout == "before=1; during0=1; during1=1; during2=1; during3=1; during4=1\n")
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// `sitedata records`, `remove`, `stores list` and `stores remove`.
+@Suite struct DataCommandTests {
+  static func sandboxWithSites() async throws -> CLISandbox {
+    let sandbox = try CLISandbox()
+    try await sandbox.set("https://www.example.com/", ["a=1", "b=2; Domain=example.com"])
+    try await sandbox.set("https://shop.test/", ["c=3"])
+    try await sandbox.set("https://127.0.0.1/", ["d=4"])
+    return sandbox
+  }
+
+  @Test func recordsListSitesWithTypes() async throws {
+    let sandbox = try await Self.sandboxWithSites()
+    let table = try await sandbox.succeed(["records"])
+    #expect(
+      table.stdout == """
+        SITE         TYPES
+        127.0.0.1    cookies
+        example.com  cookies
+        shop.test    cookies
+
+        """)
+    let json = try await sandbox.succeed(["records", "--json", "--types", "cookies"])
+    let array = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdoutBytes)) as? [[String: Any]])
+    #expect(array.map { $0["site"] as? String } == ["127.0.0.1", "example.com", "shop.test"])
+    #expect(array.first?["types"] as? [String] == ["cookies"])
+    let hsts = try await sandbox.succeed(["records", "--types", "hsts"])
+    #expect(hsts.stdout == "No data.\n")
+    let none = try CLISandbox()
+    #expect(try await none.succeed(["records"]).stdout == "No data.\n")
+  }
+
+  @Test func removeBySite() async throws {
+    let sandbox = try await Self.sandboxWithSites()
+    let outcome = try await sandbox.succeed([
+      "remove", "--types", "cookies", "--site", "https://WWW.Example.com/x, 127.0.0.1",
+    ])
+    #expect(outcome.stdout == "removed cookies data (3 cookies)\n")
+    let records = try await sandbox.succeed(["records"])
+    #expect(records.stdout == "SITE       TYPES\nshop.test  cookies\n")
+  }
+
+  @Test func removeSinceAndAll() async throws {
+    let sandbox = try await Self.sandboxWithSites()
+    let since = try await sandbox.succeed(["remove", "--types", "cookies,hsts", "--since", "1h"])
+    #expect(since.stdout == "removed cookies, hsts data (4 cookies)\n")
+    try await sandbox.set("https://shop.test/", ["e=5"])
+    let all = try await sandbox.succeed(["remove", "--all", "--types", "cookies"])
+    #expect(all.stdout == "removed cookies data (1 cookie)\n")
+    let hstsOnly = try await sandbox.succeed(["remove", "--all", "--types", "hsts"])
+    #expect(hstsOnly.stdout == "removed hsts data\n")
+  }
+
+  @Test(arguments: [
+    (["records", "--types", "cookies,flash"], "Unknown data type 'flash'"),
+    (["records", "--types", ""], "Unknown data type ''"),
+    (["remove", "--all"], "Missing option '--types'"),
+    (["remove", "--types", "cookies"], "Give exactly one of --site, --since and --all"),
+    (["remove", "--types", "cookies", "--all", "--since", "1h"], "Give exactly one of"),
+    (["remove", "--types", "cookies", "--site", ","], "--site needs site names"),
+    (["remove", "--types", "cookies", "--since", "later"], "--since takes a duration"),
+    (["stores", "remove"], "Missing expected argument '<name>'"),
+    (["stores", "remove", "../etc"], "'../etc' is not a valid store name"),
+    (["stores", "list", "x"], "Unexpected argument 'x'"),
+    (["stores"], "Missing subcommand (one of list, remove)"),
+  ])
+  func usageErrors(arguments: [String], message: String) async throws {
+    let sandbox = try CLISandbox()
+    let outcome = try await sandbox.run(arguments)
+    #expect(outcome.status == 64, "\(outcome)")
+    #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("Usage: sitedata "))
+  }
+
+  @Test func storesListAndRemove() async throws {
+    let sandbox = try CLISandbox()
+    #expect(try await sandbox.succeed(["stores", "list"]).stdout == "No stores.\n")
+    try await sandbox.set("https://a.test/", ["a=1"])
+    try await sandbox.set("https://a.test/", ["a=1"], ["--store-id", "work"])
+    let root = sandbox.dataHome + "/sitedata"
+    let list = try await sandbox.succeed(["stores", "list"])
+    #expect(
+      list.stdout == """
+        NAME     PATH
+        default  \(root)/default/store.db
+        work     \(root)/work/store.db
+
+        """)
+    let json = try await sandbox.succeed(["stores", "list", "--json"])
+    let array = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdoutBytes)) as? [[String: Any]])
+    #expect(array.map { $0["name"] as? String } == ["default", "work"])
+    let removed = try await sandbox.succeed(["stores", "remove", "work"])
+    #expect(removed.stdout == "removed the store 'work' (\(root)/work/store.db)\n")
+    #expect(!FileManager.default.fileExists(atPath: root + "/work"))
+    #expect(FileManager.default.fileExists(atPath: sandbox.configHome + "/sitedata/keys/work.key"))
+    let again = try await sandbox.run(["stores", "remove", "work"])
+    #expect(again.status == 1)
+    #expect(again.stderr == "Error: no store named work\n")
+    #expect(try await sandbox.succeed(["stores", "list"]).stdout.contains("default"))
+  }
+}
