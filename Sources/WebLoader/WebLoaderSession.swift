@@ -68,19 +68,36 @@ public final class WebLoaderSession: Sendable {
     guard request.url.scheme == "http" || request.url.scheme == "https" else {
       throw LoadError(.invalidRequest, "only http and https URLs can be loaded", url: request.url)
     }
-    var request = request
-    var chain: [URLRecord] = []
-    var hops: [LoadHop] = []
-    while true {
-      let (hop, sent, body) = try await performHop(request, context: context, redirectChain: chain)
-      guard hop.isRedirect,
-        let next = try await redirect(after: hop, of: sent, followed: hops.count, onRedirect)
-      else {
-        return LoadResponse(earlierHops: hops, finalHop: hop, body: body)
+    // The load's own work runs on the store's loop thread: a hop then
+    // costs no thread switch between this task and its transfer.
+    return try await withTaskExecutorPreference(transport.loop) { () throws(LoadError) in
+      var request = request
+      var chain: [URLRecord] = []
+      var hops: [LoadHop] = []
+      while true {
+        let (hop, sent, body) = try await performHop(
+          request, context: context, redirectChain: chain)
+        guard hop.isRedirect,
+          let next = try await redirect(after: hop, of: sent, followed: hops.count, onRedirect)
+        else {
+          return LoadResponse(earlierHops: hops, finalHop: hop, body: body)
+        }
+        hops.append(hop)
+        chain.append(hop.url)
+        request = next
       }
-      hops.append(hop)
-      chain.append(hop.url)
-      request = next
     }
   }
+}
+
+extension WebLoaderSession {
+  /// The store's loop thread as a task executor, for code that issues many
+  /// loads: under `withTaskExecutorPreference(session.executor) { ... }` the
+  /// code runs on the loop thread, so each load skips the two thread
+  /// switches into and out of the loop.
+  ///
+  /// Only non-blocking code belongs there: while a job runs, no transfer of
+  /// the store progresses. Once every session of the store is gone and the
+  /// loop has ended, jobs sent to it run on the global concurrent executor.
+  public var executor: any TaskExecutor { transport.loop }
 }
