@@ -30,7 +30,7 @@ final class HTTPTransfer {
   /// The cancellation flag shared with the waiting task.
   let ticket: TransferTicket
   /// Resumed exactly once, by the loop thread (``finish(with:)`` or ``fail(_:)``).
-  var continuation: CheckedContinuation<Result<HopResult, LoadError>, Never>?
+  var continuation: UnsafeContinuation<Result<HopResult, LoadError>, Never>?
 
   private var head = HTTPResponseHead()
   private var body: [UInt8] = []
@@ -65,7 +65,8 @@ final class HTTPTransfer {
     self.ticket = ticket
     bodyLimit = options.maximumBodySize
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    // curl writes a NUL-terminated message; an empty one until then.
+    errorBuffer.initialize(to: 0)
     resolveList = options.resolveList
     hsts = hstsSnapshot.map(CurlHSTSExchange.init(snapshot:))
     do {

@@ -70,22 +70,34 @@ public final class WebLoaderSession: Sendable {
     }
     // The load's own work runs on the store's loop thread: a hop then
     // costs no thread switch between this task and its transfer.
-    return try await withTaskExecutorPreference(transport.loop) { () throws(LoadError) in
-      var request = request
-      var chain: [URLRecord] = []
-      var hops: [LoadHop] = []
-      while true {
-        let (hop, sent, body) = try await performHop(
-          request, context: context, redirectChain: chain)
-        guard hop.isRedirect,
-          let next = try await redirect(after: hop, of: sent, followed: hops.count, onRedirect)
-        else {
-          return LoadResponse(earlierHops: hops, finalHop: hop, body: body)
-        }
-        hops.append(hop)
-        chain.append(hop.url)
-        request = next
+    let loop = transport.loop
+    let onLoop = withUnsafeCurrentTask { task in
+      task?.unownedTaskExecutor == loop.asUnownedTaskExecutor()
+    }
+    if onLoop { return try await followHops(request, context: context, onRedirect: onRedirect) }
+    return try await withTaskExecutorPreference(loop) { () throws(LoadError) in
+      try await followHops(request, context: context, onRedirect: onRedirect)
+    }
+  }
+
+  /// The hops of a load, redirects followed (see ``load(_:context:onRedirect:)``).
+  private func followHops(
+    _ request: LoadRequest, context: LoadContext,
+    onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)?
+  ) async throws(LoadError) -> LoadResponse {
+    var request = request
+    var chain: [URLRecord] = []
+    var hops: [LoadHop] = []
+    while true {
+      let (hop, sent, body) = try await performHop(request, context: context, redirectChain: chain)
+      guard hop.isRedirect,
+        let next = try await redirect(after: hop, of: sent, followed: hops.count, onRedirect)
+      else {
+        return LoadResponse(earlierHops: hops, finalHop: hop, body: body)
       }
+      hops.append(hop)
+      chain.append(hop.url)
+      request = next
     }
   }
 }
