@@ -33,19 +33,22 @@ enum W5Load {
     let (secs, last) = runAsync {
       var last: [UInt8] = []
       let start = ContinuousClock.now
-      try await withThrowingTaskGroup(of: [UInt8].self) { group in
-        var next = 0
-        while next < min(inflight, requests.count) {
-          let request = requests[next]
-          group.addTask { try await session.load(request).body }
-          next += 1
-        }
-        while let body = try await group.next() {
-          last = body
-          if next < requests.count {
+      // The group's tasks inherit the preference for the loader's thread.
+      try await withTaskExecutorPreference(session.executor) {
+        try await withThrowingTaskGroup(of: [UInt8].self) { group in
+          var next = 0
+          while next < min(inflight, requests.count) {
             let request = requests[next]
             group.addTask { try await session.load(request).body }
             next += 1
+          }
+          while let body = try await group.next() {
+            last = body
+            if next < requests.count {
+              let request = requests[next]
+              group.addTask { try await session.load(request).body }
+              next += 1
+            }
           }
         }
       }
