@@ -208,6 +208,8 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       transfer.fail(LoadError(.sessionClosed, "the loader session closed", url: transfer.url))
     }
     active.removeAll()
+    // A later thread may get the same pthread_t: it is not the loop.
+    loopThread.store(0, ordering: .relaxed)
     let (commands, jobs) = inbox.withLock { inbox in
       inbox.stopped = true
       return (inbox.commands, inbox.jobs)

@@ -103,3 +103,29 @@ actor PeakThreads {
   private(set) var value = 0
   func record(_ count: Int) { value = max(value, count) }
 }
+
+/// Code that prefers the session's executor runs on the loop thread, and
+/// still runs once the loop has ended.
+@Suite(.timeLimit(.minutes(1))) struct LoopExecutorTests {
+  @Test func loadsUnderThePreferenceAndAfterTheLoopEnded() async throws {
+    let server = try TestServer.shared()
+    let store = WebsiteDataStore.nonPersistent()
+    var session: WebLoaderSession? = try WebLoaderSession(
+      store: store, configuration: server.configuration())
+    let executor = try #require(session?.executor)
+    let url = try store.url(server.origin("http", "a.test") + "/set?c=k%3D1")
+    let status = try await withTaskExecutorPreference(executor) {
+      try await session?.load(LoadRequest(url: url)).status
+    }
+    #expect(status == 200)
+    #expect(await store.httpCookieStore.allCookies().map(\.name) == ["k"])
+    session = nil
+    #expect(!CurlSession.isRunning(for: store))
+    // The loop thread is gone (or going): jobs go to the global executor.
+    let value = await withTaskExecutorPreference(executor) { () async -> Int in
+      await Task.yield()
+      return 42
+    }
+    #expect(value == 42)
+  }
+}
