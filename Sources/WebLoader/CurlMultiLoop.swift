@@ -60,6 +60,12 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   private let loopThread = Atomic<UInt>(0)
   /// Running transfers by ticket (loop thread only).
   private var active: [ObjectIdentifier: HTTPTransfer] = [:]
+  /// The most transfers that ran at once (written by the loop thread;
+  /// for diagnostics and tests).
+  private let peakActive = Atomic<Int>(0)
+
+  /// The most transfers that have run at once on this loop.
+  var peakActiveTransfers: Int { peakActive.load(ordering: .relaxed) }
 
   /// Creates the handles and starts the thread (named `name`).
   ///
@@ -243,6 +249,9 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       return
     }
     active[ObjectIdentifier(transfer.ticket)] = transfer
+    if active.count > peakActive.load(ordering: .relaxed) {
+      peakActive.store(active.count, ordering: .relaxed)
+    }
   }
 
   private func abort(_ ticket: TransferTicket) {

@@ -58,7 +58,9 @@ public final class WebLoaderSession: Sendable {
   ///   - request: the first request.
   ///   - context: navigation or subresource, and the initiator.
   ///   - onRedirect: called for each redirect response with its hop;
-  ///     follows every redirect when not given.
+  ///     follows every redirect when not given. It runs with the store's
+  ///     loop thread as its executor preference, so it must not block (await
+  ///     instead: an actor-isolated decider simply hops to its actor).
   /// - Returns: the final response, with every hop.
   /// - Throws: ``LoadError``.
   public func load(
