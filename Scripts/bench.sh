@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Runs the peer benchmarks of ../shared/bench (W1 parse, W2 lookup, W3 ingest, W4 persist) with this engine
+# Runs the peer benchmarks of ../shared/bench (W1 parse, W2 lookup, W3 ingest, W4 persist, W5 loader) with this engine
 # (`sitedata-bench`) interleaved with the peers, then prints the engine's rate over each peer's.
 #
-#   Scripts/bench.sh                        # W1|W2|W3|W4, 3 runs each, medians
+#   Scripts/bench.sh                        # W1|W2|W3|W4|W5, 3 runs each, medians
 #   RUNS=5 ONLY='W2' Scripts/bench.sh
 #   SCRATCH_PATH=/tmp/build-bench Scripts/bench.sh   # build outside .build
 #
-# Environment: ONLY (job regex, default W1|W2|W3|W4), RUNS (default 3), BENCH_WORK (data, builds and
+# Environment: ONLY (job regex, default W1|W2|W3|W4|W5), RUNS (default 3), BENCH_WORK (data, builds and
 # results of the peers; default /tmp/websitedata-peer-bench), SHARED_BENCH (the peer benchmark
 # folder; default ../shared/bench next to the repository), SCRATCH_PATH (swift build scratch path).
 # Targets: W1 >= 2x Go, W2 >= 10x Go at 20k and 200k, W3 >= 2x Go; W4 save within 2x of Python,
-# W4 load >= 10x libcurl and faster than Python.
+# W4 load >= 10x libcurl and faster than Python; W5 within 10% of libcurl without cookies and faster
+# than libcurl with its cookie engine.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 shared="${SHARED_BENCH:-$repo/../shared/bench}"
@@ -27,7 +28,7 @@ bin="$bindir/sitedata-bench"
 
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
-ENGINE_BENCH="$bin" ONLY="${ONLY:-W1|W2|W3|W4}" RUNS="${RUNS:-3}" \
+ENGINE_BENCH="$bin" ONLY="${ONLY:-W1|W2|W3|W4|W5}" RUNS="${RUNS:-3}" \
   BENCH_WORK="${BENCH_WORK:-/tmp/websitedata-peer-bench}" "$shared/run-peers.sh" | tee "$summary"
 
 echo
@@ -36,12 +37,14 @@ python3 - "$summary" <<'PY'
 import sys
 
 ENGINE = "websitedata"
-# (workload, peer, minimum ratio)
+# (workload, peer, minimum ratio[, the peer's workload when it is named differently])
 TARGETS = [("W1", "go-cookiejar", 2), ("W2-20k", "go-cookiejar", 10),
            ("W2-200k", "go-cookiejar", 10), ("W3", "go-cookiejar", 2),
            # W4 (issue #3): save within 2x of Python's; load >= 10x libcurl's and faster than Python's
            ("W4-save", "python-cookiejar", 0.5), ("W4-load", "libcurl", 10),
-           ("W4-load", "python-cookiejar", 1)]
+           ("W4-load", "python-cookiejar", 1),
+           # W5 (issue #4): within 10% of libcurl without cookies, faster than libcurl's cookie engine
+           ("W5", "libcurl", 0.9, "W5-libcurl-nocookies"), ("W5", "libcurl", 1, "W5-libcurl-cookies")]
 
 
 def human(rate):
@@ -81,18 +84,23 @@ for workload in order:
         extra = "  (jar=%s, RFC 6265 expects %s)" % (notes.get("jar"), notes.get("expected_full"))
     print("%-8s %s %s %s%s" % (workload, ENGINE, human(rate), unit, extra))
     for (peer, wl), (peer_rate, _, _) in rows.items():
-        if wl == workload and peer != ENGINE:
-            print("%-8s   vs %-17s %8s = %.1fx" % ("", peer, human(peer_rate), rate / peer_rate))
+        # W5 peers name their variants W5-<variant>.
+        if (wl == workload or (workload == "W5" and wl.startswith("W5-"))) and peer != ENGINE:
+            name = peer if wl == workload else "%s %s" % (peer, wl[3:])
+            print("%-8s   vs %-17s %8s = %.2fx" % ("", name, human(peer_rate), rate / peer_rate))
 
 print()
 print("== targets")
-for workload, peer, want in TARGETS:
-    mine, theirs = rows.get((ENGINE, workload)), rows.get((peer, workload))
+for target in TARGETS:
+    workload, peer, want = target[:3]
+    peer_workload = target[3] if len(target) > 3 else workload
+    mine, theirs = rows.get((ENGINE, workload)), rows.get((peer, peer_workload))
+    label = peer if peer_workload == workload else "%s %s" % (peer, peer_workload)
     if mine is None or theirs is None:
-        print("%-8s >= %gx %s: not measured" % (workload, want, peer))
+        print("%-8s >= %gx %s: not measured" % (workload, want, label))
         continue
     ratio = mine[0] / theirs[0]
-    print("%-8s >= %gx %s: %.1fx (%s needed) %s" % (
-        workload, want, peer, ratio, human(want * theirs[0]),
+    print("%-8s >= %gx %s: %.2fx (%s needed) %s" % (
+        workload, want, label, ratio, human(want * theirs[0]),
         "met" if ratio >= want else "NOT MET"))
 PY

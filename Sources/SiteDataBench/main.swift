@@ -10,6 +10,8 @@ let usage = """
          sitedata-bench w3 W3_TSV EXPECTED_TXT
          sitedata-bench w4save W4_TSV OUT
          sitedata-bench w4load OUT
+         sitedata-bench w5 BASE_URL N
+         sitedata-bench w5par BASE_URL N INFLIGHT
   """
 
 /// Each sub-command: its argument count and its workload.
@@ -19,6 +21,8 @@ let commands: [String: (arguments: Int, run: ([String]) -> Void)] = [
   "w3": (2, W3Ingest.run),
   "w4save": (2, W4Persist.save),
   "w4load": (1, W4Persist.load),
+  "w5": (2, W5Load.run),
+  "w5par": (3, W5Load.runParallel),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -11,7 +11,7 @@ internal import CCurl
 /// that runs the handle's transfers, between them.
 public final class CurlHeaderRecorder {
   private let easy: UnsafeMutableRawPointer
-  private var head = HTTPResponseHead()
+  private let collector = CurlHeadCollector()
   private var attached = true
 
   /// Installs a recorder on `handle` (`CURL *`), replacing any header
@@ -20,24 +20,19 @@ public final class CurlHeaderRecorder {
   /// - Throws: ``LoadError`` `.curl` when libcurl refuses the options.
   public init(installingOn handle: OpaquePointer) throws(LoadError) {
     easy = UnsafeMutableRawPointer(handle)
-    var code = websitedata_curl_easy_setopt_write_function(
-      easy, CURLOPT_HEADERFUNCTION, Self.onHeader)
-    if code == CURLE_OK {
-      code = websitedata_curl_easy_setopt_pointer(
-        easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque())
-    }
+    let code = collector.install(on: easy)
     guard code == CURLE_OK else { throw LoadError(curlCode: code, message: nil, url: nil) }
   }
 
   /// The last response's status code (0 before any).
-  public var status: Int { head.status }
+  public var status: Int { collector.head.status }
   /// The last response's header fields, in order.
-  public var headers: [HTTPHeader] { head.headers }
+  public var headers: [HTTPHeader] { collector.head.headers }
   /// The last response's raw `Set-Cookie` values, in order.
-  public var setCookieLines: [[UInt8]] { head.setCookieLines }
+  public var setCookieLines: [[UInt8]] { collector.head.setCookieLines }
 
   /// Forgets what was recorded (before the next transfer).
-  public func reset() { head = HTTPResponseHead() }
+  public func reset() { collector.head = HTTPResponseHead() }
 
   /// Removes the recorder from the handle (`CURLOPT_HEADERFUNCTION` back to
   /// none); the handle must not be transferring.
@@ -46,16 +41,5 @@ public final class CurlHeaderRecorder {
     attached = false
     _ = websitedata_curl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, nil)
     _ = websitedata_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, nil)
-  }
-
-  /// `CURLOPT_HEADERFUNCTION`: one header line per call.
-  private static let onHeader: curl_write_callback = { buffer, size, count, userdata in
-    guard let userdata else { return 0 }
-    let recorder = Unmanaged<CurlHeaderRecorder>.fromOpaque(userdata).takeUnretainedValue()
-    let length = size * count
-    buffer?.withMemoryRebound(to: UInt8.self, capacity: length) {
-      recorder.head.consume(line: UnsafeBufferPointer(start: $0, count: length))
-    }
-    return length
   }
 }

@@ -12,18 +12,23 @@ import Synchronization
 /// nothing; the transfers of one store reuse connections and resume TLS
 /// sessions.
 ///
+/// The loop is also a `TaskExecutor`: a load runs its Swift code (cookie
+/// lookups, redirects) on the loop thread with a task executor preference,
+/// so a hop costs no thread switch between the task and the transfer.
+///
 /// Threading: other threads talk to the loop only through ``submit(_:)``,
-/// ``cancel(_:)`` and ``stop()``, which queue a command under a lock and wake
-/// the thread with `curl_multi_wakeup` (the one multi call that is
-/// thread-safe). The thread alone calls every other curl function on the
-/// multi handle, the share handle and the easy handles it was given, so the
-/// share needs no lock callbacks. It waits in `curl_multi_poll`, never on the
-/// cooperative pool.
+/// ``cancel(_:)``, ``enqueue(_:)`` and ``stop()``, which post to the inbox
+/// under a lock and, when the thread sleeps in `curl_multi_poll`, wake it
+/// with `curl_multi_wakeup` (the one multi call that is thread-safe; made
+/// outside the lock, so the woken thread never finds the lock taken). The
+/// thread alone calls every other curl function on the multi handle, the
+/// share handle and the easy handles it was given, so the share needs no
+/// lock callbacks.
 ///
 /// `@unchecked Sendable`: `inbox` is a `Mutex`; `multi`, `share` and
 /// `active` are touched only by the loop thread (and `multi` by
-/// `curl_multi_wakeup` under the inbox lock, before the thread may free it).
-final class CurlMultiLoop: @unchecked Sendable {
+/// `curl_multi_wakeup`, which the thread waits out before freeing it).
+final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// A command for the loop thread.
   private enum Command {
     /// Start a transfer; the loop owns it from now on.
@@ -32,17 +37,35 @@ final class CurlMultiLoop: @unchecked Sendable {
     case cancel(TransferTicket)
   }
 
-  /// Commands waiting for the thread, and whether the loop must end.
+  /// What waits for the thread, and the thread's state.
   private struct Inbox: ~Copyable {
     var commands: [Command] = []
+    var jobs: [UnownedJob] = []
+    /// The loop must end.
     var stopping = false
+    /// The thread is gone (jobs then go to the global executor).
+    var stopped = false
+    /// The thread sleeps (or is about to) in `curl_multi_poll`.
+    var sleeping = false
+    /// `curl_multi_wakeup` calls in progress outside the lock.
+    var wakeUpsInFlight = 0
+
+    var isEmpty: Bool { commands.isEmpty && jobs.isEmpty }
   }
 
   private let multi: UnsafeMutableRawPointer
   private let share: UnsafeMutableRawPointer
   private let inbox = Mutex(Inbox())
+  /// The loop thread's `pthread_t`, 0 until it runs.
+  private let loopThread = Atomic<UInt>(0)
   /// Running transfers by ticket (loop thread only).
   private var active: [ObjectIdentifier: HTTPTransfer] = [:]
+  /// The most transfers that ran at once (written by the loop thread;
+  /// for diagnostics and tests).
+  private let peakActive = Atomic<Int>(0)
+
+  /// The most transfers that have run at once on this loop.
+  var peakActiveTransfers: Int { peakActive.load(ordering: .relaxed) }
 
   /// Creates the handles and starts the thread (named `name`).
   ///
@@ -76,31 +99,63 @@ final class CurlMultiLoop: @unchecked Sendable {
   // MARK: - Any thread
 
   /// Hands `transfer` to the loop, which starts it and later completes it
-  /// (resuming its continuation) exactly once.
+  /// (resuming its continuation) exactly once. On the loop thread (a load
+  /// runs there), it starts at once.
   func submit(_ handoff: Handoff) {
-    inbox.withLock { inbox in
-      inbox.commands.append(.add(handoff.transfer))
-      curl_multi_wakeup(multi)
+    if isLoopThread {
+      start(handoff.transfer)
+    } else {
+      post { $0.commands.append(.add(handoff.transfer)) }
     }
   }
 
   /// Asks the loop to abort the transfer of `ticket` (after `ticket.cancel()`).
   func cancel(_ ticket: TransferTicket) {
-    inbox.withLock { inbox in
-      inbox.commands.append(.cancel(ticket))
-      curl_multi_wakeup(multi)
+    if isLoopThread {
+      abort(ticket)
+    } else {
+      post { $0.commands.append(.cancel(ticket)) }
     }
   }
 
-  /// Ends the loop: transfers still queued or running complete with
+  /// Whether the caller runs on the loop thread.
+  var isLoopThread: Bool {
+    loopThread.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+  }
+
+  /// Ends the loop: transfers still running complete with
   /// ``LoadError/Code/sessionClosed``, then the thread frees the handles.
   func stop() {
-    inbox.withLock { inbox in
-      inbox.stopping = true
-      // Under the lock: the thread cannot see `stopping` (and free `multi`)
-      // before this wake-up returns.
-      curl_multi_wakeup(multi)
+    post { $0.stopping = true }
+  }
+
+  /// Runs `job` on the loop thread (`TaskExecutor`); after the loop ended,
+  /// on the global concurrent executor.
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    var forward = false
+    post { inbox in
+      if inbox.stopped {
+        forward = true
+      } else {
+        inbox.jobs.append(job)
+      }
     }
+    if forward { globalConcurrentExecutor.enqueue(job) }
+  }
+
+  /// Changes the inbox, then wakes the thread if it sleeps.
+  private func post(_ change: (inout Inbox) -> Void) {
+    let wake = inbox.withLock { inbox in
+      change(&inbox)
+      guard inbox.sleeping, !inbox.stopped else { return false }
+      inbox.sleeping = false
+      inbox.wakeUpsInFlight += 1
+      return true
+    }
+    guard wake else { return }
+    curl_multi_wakeup(multi)
+    inbox.withLock { $0.wakeUpsInFlight -= 1 }
   }
 
   /// Carries a transfer to the loop thread. `@unchecked Sendable`: the
@@ -113,29 +168,63 @@ final class CurlMultiLoop: @unchecked Sendable {
   // MARK: - Loop thread
 
   private func run() {
+    loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
     var running: Int32 = 0
+    let executor = asUnownedTaskExecutor()
     while true {
-      let (commands, stopping) = inbox.withLock { inbox in
-        let commands = inbox.commands
-        inbox.commands.removeAll(keepingCapacity: true)
-        return (commands, inbox.stopping)
-      }
-      for command in commands {
-        switch command {
-        case .add(let transfer): start(transfer)
-        case .cancel(let ticket): abort(ticket)
+      var stopping = false
+      while true {
+        let (commands, jobs, stop) = inbox.withLock { inbox in
+          let taken = (inbox.commands, inbox.jobs, inbox.stopping)
+          inbox.commands.removeAll(keepingCapacity: true)
+          inbox.jobs.removeAll(keepingCapacity: true)
+          return taken
         }
+        stopping = stop
+        if commands.isEmpty && jobs.isEmpty { break }
+        for command in commands {
+          switch command {
+          case .add(let transfer): start(transfer)
+          case .cancel(let ticket): abort(ticket)
+          }
+        }
+        for job in jobs { job.runSynchronously(on: executor) }
       }
       if stopping { break }
       curl_multi_perform(multi, &running)
       collectFinished()
-      curl_multi_poll(multi, nil, 0, 1000, nil)
+      let idle = inbox.withLock { inbox in
+        guard inbox.isEmpty, !inbox.stopping else { return false }
+        inbox.sleeping = true
+        return true
+      }
+      if idle {
+        curl_multi_poll(multi, nil, 0, 1000, nil)
+        inbox.withLock { $0.sleeping = false }
+      }
     }
+    shutDown()
+  }
+
+  /// Fails what is still running, lets late jobs run elsewhere, waits out
+  /// wake-ups in progress, and frees the handles.
+  private func shutDown() {
     for transfer in active.values {
       curl_multi_remove_handle(multi, transfer.easy)
       transfer.fail(LoadError(.sessionClosed, "the loader session closed", url: transfer.url))
     }
     active.removeAll()
+    // A later thread may get the same pthread_t: it is not the loop.
+    loopThread.store(0, ordering: .relaxed)
+    let (commands, jobs) = inbox.withLock { inbox in
+      inbox.stopped = true
+      return (inbox.commands, inbox.jobs)
+    }
+    for case .add(let transfer) in commands {
+      transfer.fail(LoadError(.sessionClosed, "the loader session closed", url: transfer.url))
+    }
+    for job in jobs { globalConcurrentExecutor.enqueue(job) }
+    while inbox.withLock({ $0.wakeUpsInFlight > 0 }) { sched_yield() }
     curl_multi_cleanup(multi)
     curl_share_cleanup(share)
   }
@@ -160,6 +249,9 @@ final class CurlMultiLoop: @unchecked Sendable {
       return
     }
     active[ObjectIdentifier(transfer.ticket)] = transfer
+    if active.count > peakActive.load(ordering: .relaxed) {
+      peakActive.store(active.count, ordering: .relaxed)
+    }
   }
 
   private func abort(_ ticket: TransferTicket) {

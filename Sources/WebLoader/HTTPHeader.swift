@@ -18,7 +18,22 @@ public struct HTTPHeader: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether the field's name is `other`, ignoring ASCII case.
   public func hasName(_ other: String) -> Bool {
-    name.utf8.count == other.utf8.count && name.lowercased() == other.lowercased()
+    var name = name
+    var other = other
+    return name.withUTF8 { lhs in
+      other.withUTF8 { rhs in
+        guard lhs.count == rhs.count else { return false }
+        for index in lhs.indices where Self.folded(lhs[index]) != Self.folded(rhs[index]) {
+          return false
+        }
+        return true
+      }
+    }
+  }
+
+  /// An ASCII byte with upper-case letters lowered.
+  private static func folded(_ byte: UInt8) -> UInt8 {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
   }
 
   /// The name only: header values may be secrets (Cookie, Authorization).

@@ -40,19 +40,37 @@ struct HTTPResponseHead: Sendable {
     if line[0] == UInt8(ascii: " ") || line[0] == UInt8(ascii: "\t") {
       // Obsolete line folding (RFC 9112 §5.2): a continuation of the last field.
       guard !headers.isEmpty else { return }
-      let more = Self.trimmed(line)
+      let more = Self.trimmed(line, from: 0)
       headers[headers.count - 1].value += " " + String(decoding: more, as: UTF8.self)
-      if headers[headers.count - 1].hasName("Set-Cookie"), !setCookieLines.isEmpty {
+      if lastIsSetCookie, !setCookieLines.isEmpty {
         setCookieLines[setCookieLines.count - 1] += [UInt8(ascii: " ")] + more
       }
       return
     }
     guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return }
-    let name = String(decoding: UnsafeBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
-    let value = Self.trimmed(UnsafeBufferPointer(rebasing: line[(colon + 1)...]))
-    let header = HTTPHeader(name, String(decoding: value, as: UTF8.self))
-    if header.hasName("Set-Cookie") { setCookieLines.append(value) }
-    headers.append(header)
+    let name = UnsafeBufferPointer(rebasing: line[0..<colon])
+    let value = Self.trimmed(line, from: colon + 1)
+    lastIsSetCookie = Self.isSetCookie(name)
+    if lastIsSetCookie { setCookieLines.append(Array(value)) }
+    headers.append(
+      HTTPHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+  }
+
+  /// Whether the last field line was a `Set-Cookie` (for folded lines).
+  private var lastIsSetCookie = false
+
+  /// Whether a field name is `Set-Cookie`, ignoring ASCII case.
+  private static func isSetCookie(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    let expected: StaticString = "set-cookie"
+    guard name.count == expected.utf8CodeUnitCount else { return false }
+    let bytes = UnsafeBufferPointer(start: expected.utf8Start, count: name.count)
+    for index in 0..<name.count {
+      let byte = name[index]
+      let lowered =
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+      if lowered != bytes[index] { return false }
+    }
+    return true
   }
 
   /// `HTTP/1.1 200 OK`, `HTTP/2 200`: version, code, optional reason.
@@ -84,9 +102,11 @@ struct HTTPResponseHead: Sendable {
     return line[0..<count].elementsEqual(bytes)
   }
 
-  /// The bytes without leading and trailing spaces and tabs.
-  private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-    var start = 0
+  /// `bytes[from...]` without leading and trailing spaces and tabs.
+  private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, from: Int)
+    -> UnsafeBufferPointer<UInt8>
+  {
+    var start = from
     var end = bytes.count
     while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") {
       start += 1
@@ -94,6 +114,6 @@ struct HTTPResponseHead: Sendable {
     while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") {
       end -= 1
     }
-    return Array(bytes[start..<end])
+    return UnsafeBufferPointer(rebasing: bytes[start..<end])
   }
 }

@@ -30,9 +30,9 @@ final class HTTPTransfer {
   /// The cancellation flag shared with the waiting task.
   let ticket: TransferTicket
   /// Resumed exactly once, by the loop thread (``finish(with:)`` or ``fail(_:)``).
-  var continuation: CheckedContinuation<Result<HopResult, LoadError>, Never>?
+  var continuation: UnsafeContinuation<Result<HopResult, LoadError>, Never>?
 
-  private var head = HTTPResponseHead()
+  private let headCollector = CurlHeadCollector()
   private var body: [UInt8] = []
   private let bodyLimit: Int?
   private var bodyTooLarge = false
@@ -65,7 +65,8 @@ final class HTTPTransfer {
     self.ticket = ticket
     bodyLimit = options.maximumBodySize
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    // curl writes a NUL-terminated message; an empty one until then.
+    errorBuffer.initialize(to: 0)
     resolveList = options.resolveList
     hsts = hstsSnapshot.map(CurlHSTSExchange.init(snapshot:))
     do {
@@ -135,9 +136,7 @@ final class HTTPTransfer {
     try set(CURLOPT_ERRORBUFFER, UnsafeRawPointer(errorBuffer))
     try set(CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList.head))
     if let resolve = resolveList?.head { try set(CURLOPT_RESOLVE, UnsafeRawPointer(resolve)) }
-    try check(
-      websitedata_curl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, Self.onHeader))
-    try set(CURLOPT_HEADERDATA, me)
+    try check(headCollector.install(on: easy))
     try check(websitedata_curl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, Self.onBody))
     try set(CURLOPT_WRITEDATA, me)
     try configureMethod(request)
@@ -201,17 +200,6 @@ final class HTTPTransfer {
 
   // MARK: - Callbacks (loop thread)
 
-  /// `CURLOPT_HEADERFUNCTION`: one header line per call.
-  private static let onHeader: curl_write_callback = { buffer, size, count, userdata in
-    guard let userdata else { return 0 }
-    let transfer = Unmanaged<HTTPTransfer>.fromOpaque(userdata).takeUnretainedValue()
-    let length = size * count
-    buffer?.withMemoryRebound(to: UInt8.self, capacity: length) {
-      transfer.head.consume(line: UnsafeBufferPointer(start: $0, count: length))
-    }
-    return length
-  }
-
   /// `CURLOPT_WRITEFUNCTION`: body bytes; returning less than given aborts
   /// the transfer (`CURLE_WRITE_ERROR`) once the size limit is passed.
   private static let onBody: curl_write_callback = { buffer, size, count, userdata in
@@ -242,10 +230,10 @@ final class HTTPTransfer {
       return .failure(
         LoadError(curlCode: code, message: String(cString: errorBuffer), url: url))
     }
-    guard head.status != 0 else {
+    guard headCollector.head.status != 0 else {
       return .failure(LoadError(.transfer, "the response had no status line", url: url))
     }
-    return .success(HopResult(head: head, body: body))
+    return .success(HopResult(head: headCollector.head, body: body))
   }
 
   /// Completes the transfer after libcurl finished it with `code` (the

@@ -92,7 +92,9 @@ extension WebLoaderSession {
         options: options, ticket: ticket))
     let loop = transport.loop
     let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
+      // Unsafe (unchecked) continuation: the loop resumes it exactly once,
+      // from ``HTTPTransfer/finish(with:)`` or ``HTTPTransfer/fail(_:)``.
+      await withUnsafeContinuation { continuation in
         handoff.transfer.continuation = continuation
         loop.submit(handoff)
       }

@@ -58,7 +58,9 @@ public final class WebLoaderSession: Sendable {
   ///   - request: the first request.
   ///   - context: navigation or subresource, and the initiator.
   ///   - onRedirect: called for each redirect response with its hop;
-  ///     follows every redirect when not given.
+  ///     follows every redirect when not given. It runs with the store's
+  ///     loop thread as its executor preference, so it must not block (await
+  ///     instead: an actor-isolated decider simply hops to its actor).
   /// - Returns: the final response, with every hop.
   /// - Throws: ``LoadError``.
   public func load(
@@ -68,6 +70,23 @@ public final class WebLoaderSession: Sendable {
     guard request.url.scheme == "http" || request.url.scheme == "https" else {
       throw LoadError(.invalidRequest, "only http and https URLs can be loaded", url: request.url)
     }
+    // The load's own work runs on the store's loop thread: a hop then
+    // costs no thread switch between this task and its transfer.
+    let loop = transport.loop
+    let onLoop = withUnsafeCurrentTask { task in
+      task?.unownedTaskExecutor == loop.asUnownedTaskExecutor()
+    }
+    if onLoop { return try await followHops(request, context: context, onRedirect: onRedirect) }
+    return try await withTaskExecutorPreference(loop) { () throws(LoadError) in
+      try await followHops(request, context: context, onRedirect: onRedirect)
+    }
+  }
+
+  /// The hops of a load, redirects followed (see ``load(_:context:onRedirect:)``).
+  private func followHops(
+    _ request: LoadRequest, context: LoadContext,
+    onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)?
+  ) async throws(LoadError) -> LoadResponse {
     var request = request
     var chain: [URLRecord] = []
     var hops: [LoadHop] = []
@@ -83,4 +102,16 @@ public final class WebLoaderSession: Sendable {
       request = next
     }
   }
+}
+
+extension WebLoaderSession {
+  /// The store's loop thread as a task executor, for code that issues many
+  /// loads: under `withTaskExecutorPreference(session.executor) { ... }` the
+  /// code runs on the loop thread, so each load skips the two thread
+  /// switches into and out of the loop.
+  ///
+  /// Only non-blocking code belongs there: while a job runs, no transfer of
+  /// the store progresses. Once every session of the store is gone and the
+  /// loop has ended, jobs sent to it run on the global concurrent executor.
+  public var executor: any TaskExecutor { transport.loop }
 }

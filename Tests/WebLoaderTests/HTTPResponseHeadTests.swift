@@ -48,3 +48,22 @@ import Testing
     #expect(!head.isComplete)
   }
 }
+
+/// Header names compare ignoring ASCII case only.
+@Suite struct HTTPHeaderTests {
+  @Test(arguments: [
+    ("Set-Cookie", "set-cookie", true), ("LOCATION", "Location", true), ("a@", "a`", false),
+    ("X-A", "X-AB", false), ("Content-Type", "Content_Type", false), ("é", "É", false),
+  ])
+  func namesMatchIgnoringASCIICase(name: String, other: String, matches: Bool) {
+    #expect(HTTPHeader(name, "v").hasName(other) == matches)
+  }
+
+  @Test func listHelpers() {
+    var headers = [HTTPHeader("A", "1"), HTTPHeader("b", "2"), HTTPHeader("a", "3")]
+    #expect(headers.values(named: "a") == ["1", "3"])
+    #expect(headers.first(named: "B") == "2")
+    headers.removeAll(named: "A")
+    #expect(headers == [HTTPHeader("b", "2")])
+  }
+}

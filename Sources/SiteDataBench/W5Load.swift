@@ -1,0 +1,124 @@
+import Foundation
+import WebsiteData
+
+/// W5 loader: sequential GETs of `BASE_URL/p/<i>` through ``WebLoaderSession``
+/// with a non-persistent store plugged in (every response sets `sid`, every
+/// request sends it back), one keep-alive connection.
+enum W5Load {
+  /// `w5 BASE_URL N`: N sequential loads.
+  static func run(_ arguments: [String]) {
+    let (session, requests) = prepare(arguments)
+    let (secs, last) = runAsync {
+      var last: [UInt8] = []
+      let start = ContinuousClock.now
+      // The sequential loop itself runs on the loader's thread (the public
+      // `executor`), as a program issuing many loads would.
+      try await withTaskExecutorPreference(session.executor) {
+        for request in requests {
+          last = try await session.load(request).body
+        }
+      }
+      return (seconds(since: start), last)
+    }
+    report("W5", n: requests.count, secs: secs, last: last, ["inflight": 1])
+  }
+
+  /// `w5par BASE_URL N INFLIGHT`: N loads, INFLIGHT at a time (e.g. 64) on
+  /// the store's one loop.
+  static func runParallel(_ arguments: [String]) {
+    guard let inflight = Int(arguments[2]), inflight > 0 else {
+      Bench.fail("INFLIGHT must be a positive number")
+    }
+    let (session, requests) = prepare(Array(arguments.prefix(2)))
+    let (secs, last) = runAsync {
+      var last: [UInt8] = []
+      let start = ContinuousClock.now
+      // The group's tasks inherit the preference for the loader's thread.
+      try await withTaskExecutorPreference(session.executor) {
+        try await withThrowingTaskGroup(of: [UInt8].self) { group in
+          var next = 0
+          while next < min(inflight, requests.count) {
+            let request = requests[next]
+            group.addTask { try await session.load(request).body }
+            next += 1
+          }
+          while let body = try await group.next() {
+            last = body
+            if next < requests.count {
+              let request = requests[next]
+              group.addTask { try await session.load(request).body }
+              next += 1
+            }
+          }
+        }
+      }
+      return (seconds(since: start), last)
+    }
+    report("W5-par\(inflight)", n: requests.count, secs: secs, last: last, ["inflight": inflight])
+  }
+
+  /// The session and the parsed requests (untimed).
+  private static func prepare(_ arguments: [String]) -> (WebLoaderSession, [LoadRequest]) {
+    guard let n = Int(arguments[1]), n > 0 else { Bench.fail("N must be a positive number") }
+    let store = WebsiteDataStore.nonPersistent(configuration: Bench.configuration)
+    let base = arguments[0].hasSuffix("/") ? String(arguments[0].dropLast()) : arguments[0]
+    var requests: [LoadRequest] = []
+    requests.reserveCapacity(n)
+    for index in 0..<n {
+      guard let url = try? store.url("\(base)/p/\(index)") else {
+        Bench.fail("\(arguments[0]) is not an http(s) URL")
+      }
+      requests.append(LoadRequest(url: url))
+    }
+    do {
+      return (try WebLoaderSession(store: store, configuration: LoadConfiguration()), requests)
+    } catch {
+      Bench.fail("cannot start the loader: \(error)")
+    }
+  }
+
+  private static func report(
+    _ workload: String, n: Int, secs: Double, last: [UInt8], _ extras: KeyValuePairs<String, Int>
+  ) {
+    let echoed = String(decoding: last, as: UTF8.self).contains("sid=")
+    Bench.result(
+      workload, n: n, secs: secs, unit: "req/s",
+      [
+        "us_per_req": String(format: "%.3f", secs / Double(n) * 1e6),
+        "last_echo_has_sid": echoed ? 1 : 0, "inflight": extras.first?.value ?? 1,
+      ])
+    if !echoed { Bench.fail("the last response did not echo sid=: cookies did not round-trip") }
+  }
+
+  private static func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = start.duration(to: .now).components
+    return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+  }
+
+  /// Runs `body` on the concurrency pool and waits for it (the workloads
+  /// are async; `main` is not).
+  private static func runAsync(
+    _ body: @escaping @Sendable () async throws -> (Double, [UInt8])
+  ) -> (Double, [UInt8]) {
+    let box = ResultBox()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
+      done.signal()
+    }
+    done.wait()
+    switch box.get() {
+    case .success(let outcome): return outcome
+    case .failure(let error): Bench.fail("load failed: \(error)")
+    case nil: Bench.fail("the workload did not finish")
+    }
+  }
+
+  /// Carries the async result to the waiting main thread. `@unchecked
+  /// Sendable`: written once before the semaphore is signalled, read after.
+  private final class ResultBox: @unchecked Sendable {
+    private var result: Result<(Double, [UInt8]), any Error>?
+    func set(_ value: Result<(Double, [UInt8]), any Error>) { result = value }
+    func get() -> Result<(Double, [UInt8]), any Error>? { result }
+  }
+}

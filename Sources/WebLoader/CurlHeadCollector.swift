@@ -1,0 +1,30 @@
+internal import CCurl
+
+/// The state behind a `CURLOPT_HEADERFUNCTION`: one ``HTTPResponseHead``
+/// fed line by line. Used by ``HTTPTransfer`` and ``CurlHeaderRecorder``;
+/// its owner keeps it alive while the handle may call it.
+final class CurlHeadCollector {
+  /// What the header lines said so far.
+  var head = HTTPResponseHead()
+
+  /// Installs the collector as `easy`'s header function
+  /// (`CURLOPT_HEADERFUNCTION` and `CURLOPT_HEADERDATA`).
+  func install(on easy: UnsafeMutableRawPointer) -> CURLcode {
+    let code = websitedata_curl_easy_setopt_write_function(
+      easy, CURLOPT_HEADERFUNCTION, Self.onHeader)
+    guard code == CURLE_OK else { return code }
+    return websitedata_curl_easy_setopt_pointer(
+      easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  /// `CURLOPT_HEADERFUNCTION`: one header line per call.
+  private static let onHeader: curl_write_callback = { buffer, size, count, userdata in
+    guard let userdata else { return 0 }
+    let collector = Unmanaged<CurlHeadCollector>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    buffer?.withMemoryRebound(to: UInt8.self, capacity: length) {
+      collector.head.consume(line: UnsafeBufferPointer(start: $0, count: length))
+    }
+    return length
+  }
+}
