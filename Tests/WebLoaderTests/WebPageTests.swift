@@ -257,25 +257,4 @@ import WebsiteDataStore
     #expect(await outcome(of: page.load(html: html)).error == nil)
     #expect(page.title == "Deep" && page.document?.subresources.count == 1)
   }
-
-  @Test func defaultStoreKeyFileFollowsXDG() {
-    #expect(
-      WebPage.Configuration.defaultKeyFile(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"])
-        == "/cfg/sitedata/keys/default.key")
-    #expect(
-      WebPage.Configuration.defaultKeyFile(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/h"])
-        == "/h/.config/sitedata/keys/default.key")
-  }
-
-  @Test func defaultStoreOpensOrCreatesTheNamedStore() async throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "page-default-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: root) }
-    let keyFile = root.appendingPathComponent("keys/default.key").path
-    let store = try await WebPage.Configuration.openDefaultStore(
-      root: root.appendingPathComponent("data").path, keyFile: keyFile)
-    #expect(store.isPersistent)
-    #expect(store.path == root.appendingPathComponent("data/default/store.db").path)
-    #expect(FileManager.default.fileExists(atPath: keyFile))
-  }
 }
