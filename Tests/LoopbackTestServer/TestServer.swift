@@ -1,32 +1,33 @@
 import Foundation
-import WebLoader
 
 /// The loopback test server (`test_server.py`): real HTTP and HTTPS on
 /// 127.0.0.1, with a test CA made by the `openssl` tool at start-up.
 ///
 /// One server serves the whole test process (its routes keep no state
-/// between requests); it exits when the test process closes its stdin.
-final class TestServer: Sendable {
+/// between requests, except `/page`'s log under keys the tests make
+/// unique); it exits when the test process closes its stdin. Shared by the
+/// loader's tests and the `sitedata fetch` tests.
+public final class TestServer: Sendable {
   /// The host names its certificate covers; tests reach them through
   /// resolve overrides to 127.0.0.1.
-  static let hosts = [
+  public static let hosts = [
     "a.test", "b.example", "site.example", "www.site.example", "api.site.example", "c.test",
   ]
 
-  let httpPort: Int
-  let httpsPort: Int
+  public let httpPort: Int
+  public let httpsPort: Int
   /// A port that serves both plain HTTP and TLS (for HSTS upgrades, which
   /// keep an explicit port).
-  let dualPort: Int
+  public let dualPort: Int
   /// The PEM file of the test CA.
-  let caFile: String
+  public let caFile: String
   /// The folder of the certificates.
-  let folder: URL
+  public let folder: URL
   private let process: Process
   private let input: Pipe
 
   /// The shared server, started on first use.
-  static func shared() throws -> TestServer { try sharedServer.get() }
+  public static func shared() throws -> TestServer { try sharedServer.get() }
   private static let sharedServer = Result { try TestServer() }
 
   private init() throws {
@@ -48,7 +49,7 @@ final class TestServer: Sendable {
     process.standardInput = input
     process.standardOutput = output
     try process.run()
-    // The first line: "PORTS http=<port> https=<port>".
+    // The first line: "PORTS http=<port> https=<port> dual=<port>".
     var line: [UInt8] = []
     while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 10 {
       line.append(byte)
@@ -66,34 +67,44 @@ final class TestServer: Sendable {
   }
 
   /// `scheme://host:port` for the server's port of that scheme.
-  func origin(_ scheme: String, _ host: String) -> String {
+  public func origin(_ scheme: String, _ host: String) -> String {
     "\(scheme)://\(host):\(scheme == "https" ? httpsPort : httpPort)"
   }
 
   /// `scheme://host:port` on the port that speaks both.
-  func dualOrigin(_ scheme: String, _ host: String) -> String {
+  public func dualOrigin(_ scheme: String, _ host: String) -> String {
     "\(scheme)://\(host):\(dualPort)"
   }
 
-  /// Resolve overrides sending every test host, on every port, to 127.0.0.1.
-  var resolveOverrides: [ResolveOverride] {
-    Self.hosts.flatMap { host in
-      [httpPort, httpsPort, dualPort].map {
-        ResolveOverride(host: host, port: $0, address: "127.0.0.1")
-      }
-    }
+  /// Every test host on every port of the server, to be resolved to
+  /// 127.0.0.1 (curl's `host:port:127.0.0.1` entries).
+  public var loopbackNames: [(host: String, port: Int)] {
+    Self.hosts.flatMap { host in [httpPort, httpsPort, dualPort].map { (host, $0) } }
   }
 
-  /// A configuration for the test server: its hosts resolved to 127.0.0.1,
-  /// its CA trusted, and a short timeout so that a hang fails a test.
-  func configuration(userAgent: String? = "WebLoaderTests/1") -> LoadConfiguration {
-    LoadConfiguration(
-      userAgent: userAgent, resolveOverrides: resolveOverrides, connectTimeout: .seconds(10),
-      timeout: .seconds(30), extraCAFile: caFile)
+  /// A loopback port nothing listens on (bound, then closed).
+  public static func closedPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TestSetupError(description: "socket failed") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard bound else { throw TestSetupError(description: "bind failed") }
+    return Int(UInt16(bigEndian: address.sin_port))
   }
 }
 
 /// A failure to set up a test fixture.
-struct TestSetupError: Error, CustomStringConvertible {
-  let description: String
+public struct TestSetupError: Error, CustomStringConvertible {
+  public let description: String
+
+  public init(description: String) { self.description = description }
 }
