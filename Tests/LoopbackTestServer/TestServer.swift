@@ -23,8 +23,7 @@ public final class TestServer: Sendable {
   public let caFile: String
   /// The folder of the certificates.
   public let folder: URL
-  private let process: Process
-  private let input: Pipe
+  private let process: ServerScript
 
   /// The shared server, started on first use.
   public static func shared() throws -> TestServer { try sharedServer.get() }
@@ -38,23 +37,14 @@ public final class TestServer: Sendable {
     caFile = folder.appendingPathComponent("ca.pem").path
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("test_server.py")
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", script.path, folder.appendingPathComponent("server.pem").path,
-      folder.appendingPathComponent("server.key").path,
-    ]
-    input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    // The first line: "PORTS http=<port> https=<port> dual=<port>".
-    var line: [UInt8] = []
-    while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 10 {
-      line.append(byte)
-    }
-    let fields = String(decoding: line, as: UTF8.self).split(separator: " ")
+    process = try ServerScript(
+      script.path,
+      arguments: [
+        folder.appendingPathComponent("server.pem").path,
+        folder.appendingPathComponent("server.key").path,
+      ])
+    // "PORTS http=<port> https=<port> dual=<port>".
+    let fields = process.firstLine.split(separator: " ")
     func port(_ name: String) -> Int? {
       fields.first { $0.hasPrefix(name + "=") }.flatMap { Int($0.dropFirst(name.count + 1)) }
     }
