@@ -19,16 +19,16 @@ enum FetchCommand: Command {
     OPTIONS:
     \(FetchOptions.help)
     \(StoreOptions.optionsHelp(ephemeral: true))
-                              (--ephemeral: a store in memory; nothing is read
-                              from or written to disk, and it ends with the
-                              command.)
       -h, --help              Show this help.
 
     The page is loaded with the store's cookies (and HSTS entries) on every hop
     of its redirect chain, with the rules of a browser (SameSite, Secure,
     prefixes, third-party policies); what the responses set is kept in the
     store. Subresources are not loaded unless --subresources is given; no
-    JavaScript runs. Prints the status, the final URL and the title.
+    JavaScript runs. Prints the status, the final URL and the title. Without a
+    store option the default store is used (see 'sitedata help'), so cookies
+    carry over between runs; with --ephemeral nothing is read from or written
+    to disk.
 
     Cookie values are printed only with -v and --json (they are yours), never
     in error messages.
