@@ -84,15 +84,22 @@ let package = Package(
       dependencies: ["WebsiteDataStore", "CookieCore", "StoreCrashWriter", "BuiltProductLocator"],
       exclude: ["Fixtures"],
       swiftSettings: strictSettings),
-    // Real libcurl against a loopback test server (Support/test_server.py).
+    // The loopback HTTP/HTTPS test server (test_server.py, a test CA made
+    // with openssl), shared by the loader's and the CLI's tests.
+    .target(
+      name: "LoopbackTestServer", path: "Tests/LoopbackTestServer",
+      exclude: ["test_server.py"], swiftSettings: strictSettings),
+    // Real libcurl against the loopback test server.
     .testTarget(
       name: "WebLoaderTests",
-      dependencies: ["WebLoader", "WebsiteDataStore", "CookieCore", "CCurl"],
-      exclude: ["Support/test_server.py"],
+      dependencies: ["WebLoader", "WebsiteDataStore", "CookieCore", "CCurl", "LoopbackTestServer"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "SiteDataCLITests",
-      dependencies: ["SiteDataCLI", "WebsiteData", "StoreCrashWriter", "BuiltProductLocator"],
+      dependencies: [
+        "SiteDataCLI", "WebsiteData", "StoreCrashWriter", "BuiltProductLocator",
+        "LoopbackTestServer",
+      ],
       exclude: ["Support/cookie_echo_server.py"],
       swiftSettings: strictSettings),
   ],

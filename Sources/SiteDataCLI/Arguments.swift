@@ -2,7 +2,8 @@
 /// arguments, the way swift-argument-parser reads them: options may stand
 /// before or after positional arguments; `--name value` and `--name=value`
 /// are the same; `--` ends the options; `-` alone is a positional argument
-/// (stdin, by convention).
+/// (stdin, by convention); an option with a short name (`-v`) may be given
+/// by it.
 struct Arguments {
   /// An option a command accepts.
   struct Option: Hashable, Sendable {
@@ -11,9 +12,13 @@ struct Arguments {
     /// Whether the option takes a value (`--policy NAME`) or is a flag
     /// (`--explain`).
     var takesValue: Bool
+    /// The one-letter name (`v` for `-v`), if any.
+    var short: Character? = nil
 
     /// A flag.
-    static func flag(_ name: String) -> Option { Option(name: name, takesValue: false) }
+    static func flag(_ name: String, short: Character? = nil) -> Option {
+      Option(name: name, takesValue: false, short: short)
+    }
     /// An option with a value.
     static func value(_ name: String) -> Option { Option(name: name, takesValue: true) }
   }
@@ -23,7 +28,9 @@ struct Arguments {
   /// The flags given.
   private(set) var flags: Set<String> = []
   /// The values of options given (the last one wins when repeated).
-  private(set) var values: [String: String] = [:]
+  var values: [String: String] { allValues.compactMapValues(\.last) }
+  /// Every value of each option given, in order (for repeatable options).
+  private(set) var allValues: [String: [String]] = [:]
 
   /// Whether `--help` or `-h` appears before any `--`.
   static func asksForHelp(_ arguments: [String]) -> Bool {
@@ -54,21 +61,28 @@ struct Arguments {
         optionsEnded = true
         continue
       }
-      guard argument.hasPrefix("--") else {
+      let option: Option
+      var inlineValue: String?
+      if argument.hasPrefix("--") {
+        let body = argument.dropFirst(2)
+        let name: String
+        if let equals = body.firstIndex(of: "=") {
+          name = String(body[..<equals])
+          inlineValue = String(body[body.index(after: equals)...])
+        } else {
+          name = String(body)
+        }
+        guard let named = options.first(where: { $0.name == name }) else {
+          throw .usage("Unknown option '--\(name)'", of: command)
+        }
+        option = named
+      } else if argument.count == 2, let short = options.first(where: { $0.short == argument.last })
+      {
+        option = short
+      } else {
         throw .usage("Unknown option '\(argument)'", of: command)
       }
-      let body = argument.dropFirst(2)
-      let name: String
-      var inlineValue: String?
-      if let equals = body.firstIndex(of: "=") {
-        name = String(body[..<equals])
-        inlineValue = String(body[body.index(after: equals)...])
-      } else {
-        name = String(body)
-      }
-      guard let option = options.first(where: { $0.name == name }) else {
-        throw .usage("Unknown option '--\(name)'", of: command)
-      }
+      let name = option.name
       if !option.takesValue {
         if inlineValue != nil {
           throw .usage("The flag '--\(name)' does not take a value", of: command)
@@ -77,9 +91,9 @@ struct Arguments {
         continue
       }
       if let inlineValue {
-        values[name] = inlineValue
+        allValues[name, default: []].append(inlineValue)
       } else if index < arguments.endIndex {
-        values[name] = arguments[index]
+        allValues[name, default: []].append(arguments[index])
         index += 1
       } else {
         throw .usage("Missing value for option '--\(name)'", of: command)

@@ -18,10 +18,10 @@ enum HelpCommand: Command {
   /// subcommands of groups.
   static var topLevelHelp: String {
     """
-    OVERVIEW: Inspect and edit the cookies of a browser-grade cookie store
-    (RFC 6265bis, with the rules of current browsers: SameSite, partitioned
-    cookies, third-party cookie policies), kept encrypted on disk; replay
-    cookie scenarios.
+    OVERVIEW: Load pages with a browser-grade cookie store (RFC 6265bis, with
+    the rules of current browsers: SameSite, partitioned cookies, third-party
+    cookie policies), kept encrypted on disk; inspect, explain and edit its
+    cookies; replay cookie scenarios.
 
     USAGE: \(SiteData.usage)
 

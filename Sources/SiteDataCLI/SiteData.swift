@@ -4,7 +4,8 @@ enum SiteData {
   /// Every command, in the order `sitedata help` lists them.
   static var commands: [any Command.Type] {
     [
-      HelpCommand.self, CookiesCommand.self, RecordsCommand.self, RemoveCommand.self,
+      HelpCommand.self, FetchCommand.self, CookiesCommand.self, RecordsCommand.self,
+      RemoveCommand.self,
       KeyCommand.self, StoresCommand.self, StoreCommand.self, ReplayCommand.self,
     ]
   }

@@ -24,8 +24,6 @@ struct StoreOptions {
     case ephemeral
   }
 
-  /// The name of the store used when no store option is given.
-  static let defaultStoreName = "default"
   /// The environment variable holding the passphrase.
   static let passphraseVariable = "SITEDATA_PASSPHRASE"
 
@@ -69,6 +67,14 @@ struct StoreOptions {
 
   /// The store.
   let location: Location
+  /// The store file; `nil` for an ephemeral store.
+  let path: String?
+  /// The key file used when none is given: one per store, in
+  /// ``WebsiteDataStore/defaultKeyFolder(environment:)``: for a named store
+  /// ``WebsiteDataStore/defaultKeyFile(forIdentifier:environment:)``
+  /// (`<name>.key`, as `WebPage` uses for the default store), and for a store
+  /// file `file-<file name>-<hash of its absolute path>.key`.
+  let defaultKeyFile: String
   /// `--key-file`, when given.
   let explicitKeyFile: String?
   /// Whether `--passphrase-stdin` was given.
@@ -94,16 +100,17 @@ struct StoreOptions {
       guard !path.isEmpty else { throw .usage("--store needs a path", of: command) }
       location = .file(path)
     } else if let name = parsed.values["store-id"] {
-      do {
-        _ = try WebsiteDataStore.path(forIdentifier: name)
-      } catch {
-        throw .usage("'\(name)' is not a valid store name: \(error)", of: command)
-      }
       location = .named(name)
     } else if parsed.flags.contains("ephemeral") {
       location = .ephemeral
     } else {
-      location = .named(Self.defaultStoreName)
+      location = .named(WebsiteDataStore.defaultIdentifier)
+    }
+    do {
+      (path, defaultKeyFile) = try Self.files(of: location, environment: environment)
+    } catch {
+      throw .usage(
+        "'\(parsed.values["store-id"] ?? "")' is not a valid store name: \(error)", of: command)
     }
     explicitKeyFile = parsed.values["key-file"]
     passphraseFromStdin = parsed.flags.contains("passphrase-stdin")
@@ -115,24 +122,6 @@ struct StoreOptions {
 
   // MARK: - Paths
 
-  /// `$XDG_CONFIG_HOME/sitedata`, or `~/.config/sitedata` when the variable is
-  /// unset or relative (XDG Base Directory Specification).
-  var configRoot: String {
-    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-      return config + "/sitedata"
-    }
-    return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/sitedata"
-  }
-
-  /// The store file; `nil` for an ephemeral store.
-  var path: String? {
-    switch location {
-    case .named(let name): try? WebsiteDataStore.path(forIdentifier: name)
-    case .file(let path): path
-    case .ephemeral: nil
-    }
-  }
-
   /// How messages name the store.
   var displayName: String {
     switch location {
@@ -142,22 +131,30 @@ struct StoreOptions {
     }
   }
 
-  /// The key file used when none is given: one per store, under
-  /// `configRoot/keys/`: `<name>.key` for a named store, and for a store
-  /// file `file-<file name>-<hash of its absolute path>.key`.
-  var defaultKeyFile: String {
+  /// The store file of `location` (`nil` for an ephemeral store) and its
+  /// default key file (see ``defaultKeyFile``).
+  ///
+  /// - Throws: `.invalidArgument` for a store name that is not valid.
+  private static func files(of location: Location, environment: [String: String]) throws
+    -> (path: String?, keyFile: String)
+  {
+    let folder = WebsiteDataStore.defaultKeyFolder(environment: environment)
     switch location {
     case .named(let name):
-      return "\(configRoot)/keys/\(name).key"
+      return (
+        try WebsiteDataStore.path(
+          forIdentifier: name, root: WebsiteDataStore.defaultRoot(environment: environment)),
+        try WebsiteDataStore.defaultKeyFile(forIdentifier: name, environment: environment)
+      )
     case .file(let path):
-      let absolute = Self.absolute(path)
+      let absolute = absolute(path)
       let base = (absolute as NSString).lastPathComponent.map { character in
         character.isLetter || character.isNumber || character == "." || character == "-"
           ? character : "_"
       }
-      return "\(configRoot)/keys/file-\(String(base))-\(Self.fnv1a(absolute)).key"
+      return (path, "\(folder)/file-\(String(base))-\(fnv1a(absolute)).key")
     case .ephemeral:
-      return "\(configRoot)/keys/ephemeral.key"
+      return (nil, "\(folder)/ephemeral.key")
     }
   }
 

@@ -100,7 +100,7 @@ final class HTTPTransfer {
   static func headerLines(for request: LoadRequest, cookieHeader: String?, userAgent: String?)
     throws(LoadError) -> [String]
   {
-    guard !request.method.isEmpty, request.method.utf8.allSatisfy(HTTPToken.isTokenByte) else {
+    guard HTTPToken.isToken(request.method) else {
       throw LoadError(.invalidRequest, "the method is not an HTTP token", url: request.url)
     }
     var lines: [String] = []
@@ -108,7 +108,7 @@ final class HTTPTransfer {
     var hasContentType = false
     var hasUserAgent = false
     for header in request.headers {
-      guard !header.name.isEmpty, header.name.utf8.allSatisfy(HTTPToken.isTokenByte) else {
+      guard HTTPToken.isToken(header.name) else {
         throw LoadError(.invalidRequest, "a header name is not an HTTP token", url: request.url)
       }
       if header.hasName("Cookie") { continue }

@@ -5,7 +5,7 @@ import Testing
   static let commands = [
     "cookies list", "cookies get", "cookies set", "cookies delete", "cookies clear",
     "cookies import", "cookies export", "records", "remove", "key status", "key rotate",
-    "key set-passphrase", "stores list", "stores remove", "store", "replay", "help",
+    "key set-passphrase", "stores list", "stores remove", "store", "replay", "fetch", "help",
   ]
 
   @Test(arguments: commands)

@@ -1,6 +1,7 @@
 import CCurl
 import CookieCore
 import Foundation
+import LoopbackTestServer
 import Testing
 import WebLoader
 import WebsiteDataStore

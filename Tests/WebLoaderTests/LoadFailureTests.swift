@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestServer
 import Testing
 import WebLoader
 import WebsiteDataStore
@@ -22,27 +23,8 @@ import WebsiteDataStore
     return try await loader.load(LoadRequest(url: url, headers: headers))
   }
 
-  /// A loopback port nothing listens on (bound, then closed).
-  static func closedPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw TestSetupError(description: "socket failed") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-      }
-    }
-    guard bound else { throw TestSetupError(description: "bind failed") }
-    return Int(UInt16(bigEndian: address.sin_port))
-  }
-
   @Test func refusedConnection() async throws {
-    let port = try Self.closedPort()
+    let port = try TestServer.closedPort()
     var configuration = server.configuration()
     configuration.resolveOverrides = [
       ResolveOverride(host: "c.test", port: port, address: "127.0.0.1")

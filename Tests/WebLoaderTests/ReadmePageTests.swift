@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestServer
 import Testing
 import WebLoader
 import WebsiteDataStore

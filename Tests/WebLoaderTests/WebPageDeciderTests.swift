@@ -1,5 +1,6 @@
 import Foundation
 import FoundationNetworking
+import LoopbackTestServer
 import Testing
 import WebLoader
 import WebsiteDataStore

@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import FoundationNetworking
+import LoopbackTestServer
 import Observation
 import Synchronization
 import Testing
@@ -210,6 +211,27 @@ import WebsiteDataStore
     #expect(error?.loadError?.code == .tooManyRedirects)
     #expect(events.filter { $0 == .receivedServerRedirect }.count == 3)
     #expect(events.first == .startedProvisionalNavigation && !events.contains(.committed))
+    // Every redirect received, the one past the limit included, with its data.
+    #expect(error?.hops.map(\.url.path) == ["/loop", "/loop", "/loop", "/loop"])
+    #expect(error?.hops.map(\.location) == (1...4).map { "/loop?i=\($0)" })
+  }
+
+  @Test func aFailureAfterRedirectsKeepsTheirHops() async throws {
+    let port = try TestServer.closedPort()
+    var configuration = server.pageConfiguration(store: store)
+    configuration.transport.resolveOverrides.append(
+      ResolveOverride(host: "c.test", port: port, address: "127.0.0.1"))
+    let page = WebPage(configuration: configuration)
+    let target = "http://c.test:\(port)/"
+    let (_, error) = await outcome(
+      of: page.load(
+        URL(
+          string: server.origin("http", "a.test") + "/redirect?c=hop%3D1&to=" + target.queryEncoded)!
+      ))
+    #expect(error?.code == .failedProvisionalNavigation)
+    #expect(error?.loadError?.code == .cannotConnect)
+    #expect(error?.hops.count == 1)
+    #expect(error?.hops.first?.setCookieResults.map(\.isAccepted) == [true])
   }
 
   @Test(arguments: ["ftp://a.test/file", "mailto:someone@a.test", "file:///etc/passwd"])
@@ -256,26 +278,5 @@ import WebsiteDataStore
     let html = "<title>Deep</title>" + String(repeating: "<div>", count: 10_000) + "<img src=x.png>"
     #expect(await outcome(of: page.load(html: html)).error == nil)
     #expect(page.title == "Deep" && page.document?.subresources.count == 1)
-  }
-
-  @Test func defaultStoreKeyFileFollowsXDG() {
-    #expect(
-      WebPage.Configuration.defaultKeyFile(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"])
-        == "/cfg/sitedata/keys/default.key")
-    #expect(
-      WebPage.Configuration.defaultKeyFile(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/h"])
-        == "/h/.config/sitedata/keys/default.key")
-  }
-
-  @Test func defaultStoreOpensOrCreatesTheNamedStore() async throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "page-default-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: root) }
-    let keyFile = root.appendingPathComponent("keys/default.key").path
-    let store = try await WebPage.Configuration.openDefaultStore(
-      root: root.appendingPathComponent("data").path, keyFile: keyFile)
-    #expect(store.isPersistent)
-    #expect(store.path == root.appendingPathComponent("data/default/store.db").path)
-    #expect(FileManager.default.fileExists(atPath: keyFile))
   }
 }

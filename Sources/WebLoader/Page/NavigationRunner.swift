@@ -22,6 +22,9 @@ final class NavigationRunner {
   private var preferences: WebPage.NavigationPreferences
   /// Redirects followed so far (the decider is not asked past the limit).
   private var redirectsFollowed = 0
+  /// The main resource's redirect hops so far, for a failure's
+  /// ``WebPage/NavigationError/hops``.
+  private var redirectHops: [LoadHop] = []
   /// Whether the decider refused a redirect (the loader then reports a
   /// plain cancellation).
   private var deciderRefusedRedirect = false
@@ -252,6 +255,7 @@ final class NavigationRunner {
   /// fail; else ask the decider about the redirected request, then report
   /// the redirect.
   private func redirect(_ hop: LoadHop) async -> RedirectDecision {
+    redirectHops.append(hop)
     guard (try? checkRunning()) != nil else { return .cancel }
     guard redirectsFollowed < configuration.transport.redirectLimit else { return .follow }
     let base = URL(string: hop.url.href)
@@ -279,25 +283,20 @@ final class NavigationRunner {
     }
   }
 
-  /// A loader failure as a navigation error.
+  /// A loader failure as a navigation error, with the redirect hops
+  /// received before it.
   private func navigationError(for error: LoadError, url: URL) -> WebPage.NavigationError {
-    switch error.code {
-    case .cancelled where deciderRefusedRedirect:
-      WebPage.NavigationError(
-        .frameLoadInterruptedByPolicyChange, "the navigation decider cancelled a redirect",
-        url: url, underlying: error)
-    case .cancelled:
-      WebPage.NavigationError(
-        .cancelled, "the navigation was cancelled", url: url, underlying: error)
-    case .tooManyRedirects:
-      WebPage.NavigationError(
-        .tooManyRedirects, "more than \(configuration.transport.redirectLimit) redirects", url: url,
-        underlying: error)
-    default:
-      WebPage.NavigationError(
-        .failedProvisionalNavigation, "the page cannot be loaded (\(error.code))", url: url,
-        underlying: error)
-    }
+    let (code, message): (WebPage.NavigationError.Code, String) =
+      switch error.code {
+      case .cancelled where deciderRefusedRedirect:
+        (.frameLoadInterruptedByPolicyChange, "the navigation decider cancelled a redirect")
+      case .cancelled: (.cancelled, "the navigation was cancelled")
+      case .tooManyRedirects:
+        (.tooManyRedirects, "more than \(configuration.transport.redirectLimit) redirects")
+      default: (.failedProvisionalNavigation, "the page cannot be loaded (\(error.code))")
+      }
+    return WebPage.NavigationError(
+      code, message, url: url, underlying: error, hops: redirectHops)
   }
 
   // MARK: - Subresources

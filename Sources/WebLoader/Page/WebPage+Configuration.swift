@@ -10,10 +10,9 @@ extension WebPage {
   /// affects its next navigation.
   public struct Configuration: Sendable {
     /// The store whose cookies (and HSTS entries) the page uses; `nil`, the
-    /// default, means the default persistent store: the named store
-    /// `default` under ``WebsiteDataStore/defaultRoot`` with the key file
-    /// `$XDG_CONFIG_HOME/sitedata/keys/default.key` (the `sitedata` tool's
-    /// default), opened at the first navigation that needs it and shared by
+    /// default, means the default persistent store
+    /// (``WebsiteDataStore/default(options:environment:)``, the `sitedata`
+    /// tool's default), opened at the first navigation that needs it and shared by
     /// every page of the process. Use `.nonPersistent()` for scratch and
     /// OAuth sessions: nothing is written anywhere and nothing is shared.
     public var websiteDataStore: WebsiteDataStore?

@@ -48,15 +48,23 @@ extension WebPage {
     /// The underlying error: a ``LoadError``, a ``WebsiteDataStoreError``, or
     /// what a ``URLSchemeHandler`` threw.
     public let underlying: (any Error & Sendable)?
+    /// The main resource's hops that got a response before the failure, in
+    /// order (each redirect the navigation received, with the cookies sent
+    /// and the `Set-Cookie` results): what ``Response/hops`` would have held.
+    /// Empty when no response arrived, or the failure was not a network
+    /// load's.
+    public let hops: [LoadHop]
 
     /// Creates an error.
     public init(
-      _ code: Code, _ message: String, url: URL? = nil, underlying: (any Error & Sendable)? = nil
+      _ code: Code, _ message: String, url: URL? = nil, underlying: (any Error & Sendable)? = nil,
+      hops: [LoadHop] = []
     ) {
       self.code = code
       self.message = message
       self.url = url
       self.underlying = underlying
+      self.hops = hops
     }
 
     /// The loader's error, for a transport failure.

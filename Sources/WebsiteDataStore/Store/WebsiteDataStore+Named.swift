@@ -2,16 +2,75 @@ import CookieCore
 import Foundation
 
 extension WebsiteDataStore {
+  /// The name of the default store: the store a page uses when its
+  /// configuration names none, and the one the `sitedata` tool uses without
+  /// `--store` or `--store-id`.
+  public static let defaultIdentifier = "default"
+
   /// The folder named stores live in: `$XDG_DATA_HOME/sitedata`, or
   /// `~/.local/share/sitedata` when `XDG_DATA_HOME` is unset or relative
   /// (XDG Base Directory Specification).
   public static var defaultRoot: String {
-    let environment = ProcessInfo.processInfo.environment
-    if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-      return data + "/sitedata"
+    defaultRoot(environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// ``defaultRoot`` for the variables in `environment`.
+  public static func defaultRoot(environment: [String: String]) -> String {
+    xdgFolder("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
+  }
+
+  /// The folder of the stores' default key files:
+  /// `$XDG_CONFIG_HOME/sitedata/keys`, or `~/.config/sitedata/keys` when
+  /// `XDG_CONFIG_HOME` is unset or relative (XDG Base Directory
+  /// Specification).
+  public static func defaultKeyFolder(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    xdgFolder("XDG_CONFIG_HOME", fallback: ".config", environment: environment) + "/keys"
+  }
+
+  /// The key file of the named store `identifier` when no key is given:
+  /// `<identifier>.key` in ``defaultKeyFolder(environment:)``, one per store
+  /// so that rotating one store's key never touches another. The file is
+  /// created (mode 0600) with the store.
+  ///
+  /// - Throws: `.invalidArgument` for a name that is not a store name.
+  public static func defaultKeyFile(
+    forIdentifier identifier: String,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> String {
+    try validate(identifier: identifier)
+    return defaultKeyFolder(environment: environment) + "/\(identifier).key"
+  }
+
+  /// Opens (or creates) the default store (WebKit's
+  /// `WKWebsiteDataStore.default()`): the named store ``defaultIdentifier``
+  /// under ``defaultRoot(environment:)``, locked with its
+  /// ``defaultKeyFile(forIdentifier:environment:)`` (created 0600 if
+  /// missing). The `sitedata` tool opens the same store with the same key
+  /// by default.
+  ///
+  /// - Throws: as ``named(_:key:root:configuration:options:clock:domainFacts:)``;
+  ///   `.wrongKey` when the store was locked with another key.
+  public static func `default`(
+    options: PersistentStoreOptions = PersistentStoreOptions(),
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async throws -> WebsiteDataStore {
+    try await named(
+      defaultIdentifier,
+      key: .keyFile(defaultKeyFile(forIdentifier: defaultIdentifier, environment: environment)),
+      root: defaultRoot(environment: environment), options: options)
+  }
+
+  /// `$<variable>/sitedata` when the variable holds an absolute path, else
+  /// `$HOME/<fallback>/sitedata`.
+  private static func xdgFolder(
+    _ variable: String, fallback: String, environment: [String: String]
+  ) -> String {
+    if let folder = environment[variable], folder.hasPrefix("/") {
+      return folder + "/sitedata"
     }
-    let home = environment["HOME"] ?? NSHomeDirectory()
-    return home + "/.local/share/sitedata"
+    return (environment["HOME"] ?? NSHomeDirectory()) + "/\(fallback)/sitedata"
   }
 
   /// The file of the named store `identifier` under `root`.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestServer
 import Testing
 
 /// `Support/cookie_echo_server.py` running under `python3`: a loopback HTTP
@@ -7,8 +8,7 @@ import Testing
 final class EchoServer {
   /// The port it listens on, on 127.0.0.1.
   let port: Int
-  private let process: Process
-  private let input: Pipe
+  private let process: ServerScript
 
   /// The script's path.
   static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -16,35 +16,17 @@ final class EchoServer {
 
   /// Starts the server and waits for its `port N` line.
   init() throws {
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", Self.script]
-    input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    var line: [UInt8] = []
-    let handle = output.fileHandleForReading
-    while true {
-      let byte = try handle.read(upToCount: 1) ?? Data()
-      guard let first = byte.first else { break }
-      if first == UInt8(ascii: "\n") { break }
-      line.append(first)
-    }
-    let text = String(decoding: line, as: UTF8.self)
+    process = try ServerScript(Self.script)
+    let text = process.firstLine
     guard text.hasPrefix("port "), let port = Int(text.dropFirst(5)) else {
-      process.terminate()
+      process.stop()
       throw SiteDataProcess.HarnessError(description: "the echo server said '\(text)'")
     }
     self.port = port
   }
 
   /// Stops the server (end of its stdin) and waits for it.
-  func stop() {
-    try? input.fileHandleForWriting.close()
-    process.waitUntilExit()
-  }
+  func stop() { process.stop() }
 
   /// The `--resolve` argument that sends `host` to this server.
   func resolve(_ host: String) -> String { "\(host):\(port):127.0.0.1" }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Loopback HTTP and HTTPS test server for WebLoaderTests (stdlib only).
+"""Loopback HTTP and HTTPS test server for WebLoaderTests and the
+`sitedata fetch` tests (stdlib only).
 
 Usage: test_server.py CERT_PEM KEY_PEM
 
@@ -12,7 +13,12 @@ and serves until its standard input closes (the test process went away).
 Routes (the path decides; query parameters refine):
   /echo                 JSON of the request: method, path, cookie, user_agent,
                         authorization, content_type, body, host, tls,
-                        session_reused, connection, request_on_connection
+                        session_reused, connection, request_on_connection,
+                        headers (every field as [name, value], in order)
+  /echo-page[?c=LINE...][&theme=COLOUR]
+                        an HTML document whose <title> is that JSON (so that
+                        a page's title tells what the server received), with
+                        the Set-Cookie LINEs and a theme-color meta
   /set?c=LINE&c=...     sends each LINE as a Set-Cookie field, then echoes
   /redirect?status=S&to=URL[&c=LINE...]
                         answers S with Location URL (and Set-Cookie LINEs)
@@ -34,6 +40,7 @@ Page routes (WebPageTests):
                         cookie, user_agent, referer, accept, in_flight
 """
 import base64
+import html
 import json
 import os
 import socket
@@ -75,6 +82,7 @@ class Handler(BaseHTTPRequestHandler):
         self.query = parse_qs(url.query, keep_blank_values=True)
         route = {
             "/echo": self.route_echo,
+            "/echo-page": self.route_echo_page,
             "/set": self.route_set,
             "/redirect": self.route_redirect,
             "/loop": self.route_loop,
@@ -116,6 +124,7 @@ class Handler(BaseHTTPRequestHandler):
                 "session_reused": self.connection.session_reused if tls else False,
                 "connection": self.connection_id,
                 "request_on_connection": self.requests_on_connection,
+                "headers": [[name, value] for name, value in self.headers.items()],
             }
         ).encode() + b"\n"
 
@@ -136,6 +145,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_echo(self):
         self.reply(200, self.echo_body(), [("Content-Type", "application/json")])
+
+    def route_echo_page(self):
+        title = html.escape(self.echo_body().decode().strip())
+        theme = self.param("theme")
+        meta = '<meta name="theme-color" content="%s">' % html.escape(theme) if theme else ""
+        body = ("<!doctype html><html><head><title>%s</title>%s</head><body></body></html>"
+                % (title, meta)).encode()
+        fields = [("Content-Type", "text/html; charset=utf-8")] + self.cookie_fields()
+        self.reply(200, body, fields)
 
     def route_set(self):
         self.reply(200, self.echo_body(), self.cookie_fields())

@@ -1,0 +1,96 @@
+import WebsiteData
+
+/// `sitedata fetch URL`: loads a page as a headless browser would, with the
+/// store's cookies, and says what came back (and, with `-v`, what every hop
+/// sent and set).
+enum FetchCommand: Command {
+  static let name = "fetch"
+  static let abstract = "Load a page with the store's cookies, as a browser would."
+  static let usage =
+    "sitedata fetch <url> [-v | --json] [--ephemeral] [--user-agent <ua>]"
+    + " [--resolve <host:port:address>]... [--header <'Name: value'>]... [--data <body>]"
+    + " [<options>] [<store options>]"
+
+  static var discussion: String {
+    """
+    ARGUMENTS:
+      <url>                   The http or https URL of the page.
+
+    OPTIONS:
+    \(FetchOptions.help)
+    \(StoreOptions.optionsHelp(ephemeral: true))
+      -h, --help              Show this help.
+
+    The page is loaded with the store's cookies (and HSTS entries) on every hop
+    of its redirect chain, with the rules of a browser (SameSite, Secure,
+    prefixes, third-party policies); what the responses set is kept in the
+    store. Subresources are not loaded unless --subresources is given; no
+    JavaScript runs. Prints the status, the final URL and the title. Without a
+    store option the default store is used (see 'sitedata help'), so cookies
+    carry over between runs; with --ephemeral nothing is read from or written
+    to disk.
+
+    Cookie values are printed only with -v and --json (they are yours), never
+    in error messages.
+
+    EXIT STATUS:
+      0   the page loaded, whatever its HTTP status (a 404 page is a page)
+      1   the page could not be loaded (no connection, TLS, too many
+          redirects...: the reason is on stderr), or the store failed
+      64  usage error (a bad URL, --resolve or --header)
+
+    EXAMPLES:
+      sitedata fetch https://example.org/
+      sitedata fetch --ephemeral --user-agent 'Example/1.0' https://example.org/
+      sitedata fetch -v https://example.org/login --data 'user=me'
+      sitedata fetch --resolve example.org:443:127.0.0.1 --cacert ca.pem \\
+          https://example.org/ --json
+
+    """
+  }
+
+  static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+    let parsed = try Arguments(
+      arguments, options: StoreOptions.options(ephemeral: true) + FetchOptions.options,
+      of: Self.self)
+    let url = try parsed.positionals(["<url>"], of: Self.self)[0]
+    let fetch = try FetchOptions(url: url, parsed, of: Self.self)
+    let options = try StoreOptions(parsed, of: Self.self)
+    guard let store = try await options.open(create: true) else {
+      throw .failure("cannot open \(options.displayName)")
+    }
+    let outcome = await FetchOutcome.load(fetch, store: store)
+    await store.flush()
+    let steps = FetchStep.steps(of: outcome)
+    if fetch.json {
+      Console.out(outcome.document(steps).serialized() + "\n")
+    } else {
+      if fetch.verbose { Console.out(steps.flatMap(\.lines).map { $0 + "\n" }.joined()) }
+      if let page = outcome.page { Console.out(summary(page)) }
+    }
+    if outcome.hops.contains(where: { $0.cookieStoreError != nil }) {
+      Console.error("Warning: the store could not save some cookies (see -v).\n")
+    }
+    if let error = outcome.error { throw .failure(FetchFailureText.message(error)) }
+    return .success
+  }
+
+  /// `status:`, `url:` and `title:` lines (and `subresources:` when some
+  /// were loaded), values aligned.
+  static func summary(_ page: FetchOutcome.Page) -> String {
+    var rows = [
+      ("status", page.response.hops.last.map(FetchStep.status) ?? "\(page.response.statusCode)"),
+      ("url", page.url.absoluteString),
+      ("title", page.title.isEmpty ? "(none)" : page.title),
+    ]
+    if !page.subresources.isEmpty {
+      let failed = page.subresources.filter { $0.response == nil }.count
+      rows.append(
+        ("subresources", "\(page.subresources.count - failed) loaded, \(failed) failed"))
+    }
+    let width = rows.map(\.0.count).max() ?? 0
+    return rows.map { name, value in
+      name + ":" + String(repeating: " ", count: width - name.count + 2) + value + "\n"
+    }.joined()
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import FoundationNetworking
+import WebsiteData
+
+/// What one `sitedata fetch` navigation did: its events in order, every
+/// hop of the main document (redirects first), and the page it committed or
+/// the error that ended it.
+struct FetchOutcome {
+  /// The committed page.
+  struct Page {
+    /// The final URL, after redirects.
+    let url: URL
+    /// The document's response (status, header fields, hops).
+    let response: WebPage.Response
+    /// The document's title; empty when it has none.
+    let title: String
+    /// The document's theme colour, as written.
+    let themeColor: String?
+    /// The subresources loaded (with `--subresources`).
+    let subresources: [WebPage.SubresourceLoad]
+  }
+
+  /// The request the navigation started with.
+  let method: String
+  /// Its URL.
+  let url: URLRecord
+  /// The events the navigation reported, in order.
+  let events: [WebPage.NavigationEvent]
+  /// The page, when the navigation committed.
+  let page: Page?
+  /// Why it did not finish, when it failed.
+  let error: WebPage.NavigationError?
+
+  /// The main document's hops: the committed response's, or those received
+  /// before the failure.
+  var hops: [LoadHop] { page?.response.hops ?? error?.hops ?? [] }
+
+  /// Loads the options' request in a page using `store`, until the
+  /// navigation finishes or fails.
+  @MainActor
+  static func load(_ options: FetchOptions, store: WebsiteDataStore) async -> FetchOutcome {
+    let page = WebPage(configuration: options.configuration(store: store))
+    var events: [WebPage.NavigationEvent] = []
+    var failure: WebPage.NavigationError?
+    do {
+      for try await event in page.load(options.request) { events.append(event) }
+    } catch {
+      failure = error
+    }
+    let committed = events.contains(.committed)
+    return FetchOutcome(
+      method: options.method, url: options.url, events: events,
+      page: committed
+        ? page.response.flatMap { response in
+          page.url.map { url in
+            Page(
+              url: url, response: response, title: page.title, themeColor: page.themeColor,
+              subresources: page.subresourceLoads)
+          }
+        } : nil,
+      error: failure)
+  }
+}

@@ -1,0 +1,69 @@
+import WebsiteData
+
+extension FetchStep {
+  /// The lines `-v` prints for the step: the event, then for `started` and
+  /// each redirect the request (`>`) with the Cookie header sent, and the
+  /// response (`<`) with each Set-Cookie and what the store did with it.
+  ///
+  /// Cookie values appear here: `-v` is the user asking to see them.
+  var lines: [String] {
+    switch self {
+    case .started(let method, let url, let hop):
+      return ["* started"] + Self.lines(request: hop, method: method, url: url)
+    case .redirect(let from, let hop):
+      let location = from.location.map { ", Location: \($0)" } ?? ""
+      let target = from.redirectURL?.serialized ?? from.location ?? ""
+      return ["* redirect \(Self.status(from))\(location)"]
+        + Self.lines(request: hop, method: hop?.method ?? "", url: target)
+    case .committed(let status, let reason, let url):
+      return ["* committed \(status)\(reason.isEmpty ? "" : " " + reason) \(url)"]
+    case .finished:
+      return ["* finished"]
+    case .failed(let error):
+      return ["* failed: \(FetchFailureText.message(error))"]
+    }
+  }
+
+  /// `> METHOD URL`, `> Cookie: …`, then the response of `hop`.
+  private static func lines(request hop: LoadHop?, method: String, url: String) -> [String] {
+    guard let hop else {
+      return ["  > " + [method, url].filter { !$0.isEmpty }.joined(separator: " ")]
+    }
+    let upgrade = hop.upgradedByHSTS ? " (upgraded to https by HSTS)" : ""
+    var lines = ["  > \(hop.method) \(hop.url.serialized)\(upgrade)"]
+    lines.append("  > Cookie: \(cookieHeader(hop) ?? "(none)")")
+    lines.append("  < \(hop.httpVersion) \(status(hop))")
+    for (line, result) in setCookies(of: hop) {
+      lines.append("  < Set-Cookie: \(line)")
+      let identity = result.cookie.map { " " + CookieText.identity($0) } ?? ""
+      if result.isAccepted {
+        lines.append("      accepted\(identity)")
+      } else {
+        lines.append("      rejected\(identity): \(CookieText.reasons(result.status))")
+      }
+    }
+    if let error = hop.cookieStoreError {
+      lines.append("      ! the store could not save this response's cookies: \(error)")
+    }
+    return lines
+  }
+
+  /// The Cookie header the hop's request carried, `nil` for none.
+  static func cookieHeader(_ hop: LoadHop) -> String? {
+    hop.cookiesSent.isEmpty ? nil : hop.cookiesSent.map(\.headerPair).joined(separator: "; ")
+  }
+
+  /// `302 Found`.
+  static func status(_ hop: LoadHop) -> String {
+    hop.reasonPhrase.isEmpty ? "\(hop.status)" : "\(hop.status) \(hop.reasonPhrase)"
+  }
+
+  /// Each `Set-Cookie` line of the hop's response with the store's result
+  /// for it (the loader keeps one result per line, in order).
+  static func setCookies(of hop: LoadHop) -> [(line: String, result: SetCookieResult)] {
+    let lines = hop.headers.values(named: "Set-Cookie")
+    return hop.setCookieResults.enumerated().map { index, result in
+      (lines.indices.contains(index) ? lines[index] : "", result)
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import WebsiteData
+
+/// The navigation events of a fetch, each with the hop it concerns: what
+/// `-v` prints and `--json` lists.
+///
+/// The page reports WebKit's events (started, one per redirect followed,
+/// committed, finished); the hops come from the committed response (or the
+/// error). The first request's hop belongs to `started`, and the request
+/// that follows the n-th redirect to that redirect, which also names the
+/// response that redirected: `started` and each redirect thus carry one
+/// request and its response, in order.
+enum FetchStep {
+  /// The navigation started with `method` `url`; `hop` is that request and
+  /// its response (`nil` when no response came).
+  case started(method: String, url: String, hop: LoadHop?)
+  /// The response `from` redirected and the redirect is followed; `hop` is
+  /// the next request and its response (`nil` when none came).
+  case redirect(from: LoadHop, hop: LoadHop?)
+  /// The response became the page's document.
+  case committed(status: Int, reason: String, url: String)
+  /// The page (and its subresources) finished loading.
+  case finished
+  /// The navigation failed.
+  case failed(WebPage.NavigationError)
+
+  /// The steps of `outcome`, in order.
+  static func steps(of outcome: FetchOutcome) -> [FetchStep] {
+    let hops = outcome.hops
+    func hop(_ index: Int) -> LoadHop? { hops.indices.contains(index) ? hops[index] : nil }
+    var steps: [FetchStep] = []
+    var redirects = 0
+    for event in outcome.events {
+      switch event {
+      case .startedProvisionalNavigation:
+        steps.append(.started(method: outcome.method, url: outcome.url.serialized, hop: hop(0)))
+      case .receivedServerRedirect:
+        redirects += 1
+        if let from = hop(redirects - 1) {
+          steps.append(.redirect(from: from, hop: hop(redirects)))
+        }
+      case .committed:
+        if let page = outcome.page {
+          steps.append(
+            .committed(
+              status: page.response.statusCode, reason: page.response.hops.last?.reasonPhrase ?? "",
+              url: page.url.absoluteString))
+        }
+      case .finished:
+        steps.append(.finished)
+      }
+    }
+    if let error = outcome.error { steps.append(.failed(error)) }
+    return steps
+  }
+}
