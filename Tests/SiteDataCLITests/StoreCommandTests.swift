@@ -60,13 +60,46 @@ import WebsiteData
   }
 
   @Test(arguments: [
-    ["store"], ["store", "check"], ["store", "frobnicate", "/tmp/x"],
-    ["store", "check", "/tmp/x", "/tmp/y"], ["store", "check", "/tmp/x"],
+    ["store"], ["store", "frobnicate", "/tmp/x"], ["store", "check", "/tmp/x", "/tmp/y"],
+    ["store", "check", "/tmp/x", "--store", "/tmp/y"], ["store", "check", "--store-id", "../x"],
+    ["store", "check", "--key-file", "k", "--passphrase-stdin"],
   ])
   func usageErrors(arguments: [String]) async throws {
     let outcome = try await SiteDataProcess.run(arguments)
     #expect(outcome.status == 64, "\(outcome)")
     #expect(outcome.stderr.hasPrefix("Error: "))
     #expect(outcome.stderr.contains("Usage: "))
+  }
+
+  @Test("check and move-aside take the store options: the default store, --store-id")
+  func storeOptionsName() async throws {
+    let sandbox = try CLISandbox()
+    try await sandbox.set("https://example.com/", ["id=s3cr3t-value; Max-Age=3600"])
+    let check = try await sandbox.run(["store", "check"])
+    #expect(check.status == 0, "\(check)")
+    #expect(check.stdout.hasPrefix("cookies: 1\n"))
+    #expect(!check.stdout.contains("s3cr3t") && !check.stderr.contains("s3cr3t"))
+
+    try await sandbox.set(
+      "https://example.com/", ["a=1; Max-Age=3600"], ["--store-id", "work"])
+    let named = try await sandbox.run(["store", "check", "--store-id", "work"])
+    #expect(named.status == 0, "\(named)")
+    #expect(named.stdout.hasPrefix("cookies: 1\n"))
+    let moved = try await sandbox.run(["store", "move-aside", "--store-id", "work"])
+    #expect(moved.status == 0, "\(moved)")
+    #expect(!FileManager.default.fileExists(atPath: sandbox.dataHome + "/sitedata/work/store.db"))
+  }
+
+  @Test("A store that does not exist is reported (exit 1) and not created")
+  func missingStore() async throws {
+    let sandbox = try CLISandbox()
+    for arguments in [["store", "check"], ["store", "check", sandbox.path("none.db")]] {
+      let outcome = try await sandbox.run(arguments)
+      #expect(outcome.status == 1, "\(outcome)")
+      #expect(outcome.stderr.hasPrefix("Error: there is no store at "), "\(outcome)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: sandbox.defaultStore))
+    #expect(!FileManager.default.fileExists(atPath: sandbox.path("none.db")))
+    #expect(!FileManager.default.fileExists(atPath: sandbox.defaultKeyFile))
   }
 }
