@@ -104,5 +104,5 @@ public struct CookieRequestContext: Sendable, Hashable {
 
   /// Whether the request URL can receive and set Secure cookies: https, wss,
   /// or a potentially trustworthy loopback host (Secure Contexts §3.2).
-  public var isSecureOrigin: Bool { url.isSecureScheme || url.host.isLoopback }
+  public var isSecureOrigin: Bool { url.isSecureOrigin }
 }

@@ -21,15 +21,13 @@ public enum SameSiteContext: Int, Sendable, Hashable, Comparable {
 /// definition. The sites themselves are computed only when asked for.
 public struct ContextSites: Sendable {
   private let facts: any DomainFacts
-  private let requestScheme: String
-  private let requestHost: URLHost
-  private let topLevelScheme: String
-  private let topLevelHost: URLHost
+  private let requestURL: URLRecord
+  private let topLevelURL: URLRecord
 
   /// The site of the request URL.
-  public var request: Site { Site(scheme: requestScheme, host: requestHost, facts: facts) }
+  public var request: Site { Site(requestURL, facts: facts) }
   /// The top-level site ("site for cookies").
-  public var topLevel: Site { Site(scheme: topLevelScheme, host: topLevelHost, facts: facts) }
+  public var topLevel: Site { Site(topLevelURL, facts: facts) }
   /// The SameSite context for reading cookies (sending the Cookie header).
   public let forRequest: SameSiteContext
   /// The SameSite context for writing cookies (processing Set-Cookie).
@@ -69,15 +67,8 @@ public struct ContextSites: Sendable {
   /// top-level site.
   public init(_ context: CookieRequestContext, facts: any DomainFacts) {
     self.facts = facts
-    requestScheme = context.url.scheme
-    requestHost = context.url.host
-    if context.kind == .navigation {
-      topLevelScheme = requestScheme
-      topLevelHost = requestHost
-    } else {
-      topLevelScheme = context.topLevelURL.scheme
-      topLevelHost = context.topLevelURL.host
-    }
+    requestURL = context.url
+    topLevelURL = context.kind == .navigation ? context.url : context.topLevelURL
     let decision = Self.decide(context, facts: facts)
     forRequest = decision.forRequest
     forResponse = decision.forResponse

@@ -84,7 +84,7 @@ extension CookieJar {
     _ context: CookieRequestContext, sites: ContextSites, now: Date, explain: Bool
   ) -> Scan {
     var scan = Scan()
-    let host = context.url.host.serialized
+    let host = context.url.serializedHost
     let isIP = context.url.host.isIPAddress
     let rules = LookupRules(
       context: context, sites: sites, configuration: configuration,

@@ -41,7 +41,7 @@ extension Cookie {
         return Creation(cookie: nil, status: status)
       }
     } else {
-      domain = url.host.serialized
+      domain = url.serializedHost
       isHostOnly = true
     }
 
