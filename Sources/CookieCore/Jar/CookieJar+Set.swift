@@ -37,7 +37,7 @@ extension CookieJar {
     var creation = Cookie.creation(
       parsing: parsed, context: context, sites: sites, now: now, configuration: configuration,
       facts: facts)
-    guard var cookie = creation.cookie else {
+    guard var cookie = creation.cookie.take() else {
       return SetCookieResult(cookie: nil, status: creation.status)
     }
     // Third-party cookie policy (§5.7 step 1: a user agent may ignore a cookie).
@@ -81,30 +81,34 @@ extension CookieJar {
 
   /// §5.7 steps 22–25 for an accepted cookie: replace its twin (keeping the
   /// twin's creation time), drop it if expired, then enforce the limits.
-  mutating func store(_ cookie: Cookie, now: Date) -> SetCookieResult {
-    var cookie = cookie
-    var changes: [CookieChange] = []
-    let identity = cookie.identity
-    if let existing = find(identity) {
+  mutating func store(_ newCookie: consuming Cookie, now: Date) -> SetCookieResult {
+    var cookie = newCookie
+    var changes: [CookieChange]
+    if let existing = find(twinOf: cookie) {
+      let twin = existing.stored.cookie
       // Step 22: a script API cannot overwrite an HttpOnly cookie.
-      if existing.stored.cookie.isHTTPOnly && !cookie.source.isHTTP {
+      if existing.stored.isHTTPOnly && !cookie.source.isHTTP {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteHTTPOnly))
       }
-      cookie.createdAt = existing.stored.cookie.createdAt
+      cookie.createdAt = twin.createdAt
       if cookie.isExpired(at: now) {
-        remove(identity)
-        changes.append(CookieChange(cookie: existing.stored.cookie, cause: .expired))
-        return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), changes: changes)
+        remove(twin.identity)
+        return SetCookieResult(
+          cookie: cookie, status: CookieInclusionStatus(),
+          changes: [CookieChange(cookie: twin, cause: .expired)])
       }
       replace(at: existing.index, with: cookie)
-      changes.append(CookieChange(cookie: existing.stored.cookie, cause: .overwritten))
+      changes = [
+        CookieChange(cookie: twin, cause: .overwritten),
+        CookieChange(cookie: cookie, cause: .inserted),
+      ]
     } else {
       if cookie.isExpired(at: now) {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.expired))
       }
       add(cookie)
+      changes = [CookieChange(cookie: cookie, cause: .inserted)]
     }
-    changes.append(CookieChange(cookie: cookie, cause: .inserted))
     enforceLimits(after: cookie, now: now, changes: &changes)
     return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), changes: changes)
   }

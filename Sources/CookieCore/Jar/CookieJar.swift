@@ -88,14 +88,36 @@ public struct CookieJar: Sendable {
     return index.map { ($0, list[$0]) }
   }
 
+  /// Finds the cookie with the identity of `cookie` (its twin).
+  func find(twinOf cookie: Cookie) -> (index: Int, stored: StoredCookie)? {
+    let fields = cookie.storage.fields.pointee
+    guard let list = byDomain[fields.domain] else { return nil }
+    let index = list.withUnsafeBufferPointer { buffer -> Int? in
+      guard let base = buffer.baseAddress else { return nil }
+      for index in buffer.indices {
+        let stored = base + index
+        let other = stored.pointee.cookie.storage
+        if stored.pointee.isHostOnly == fields.isHostOnly
+          && other.fields.pointee.name == fields.name
+          && other.fields.pointee.path == fields.path
+          && other.fields.pointee.partitionKey == fields.partitionKey
+        {
+          return index
+        }
+      }
+      return nil
+    }
+    return index.map { ($0, list[$0]) }
+  }
+
   /// Whether the stored cookie has `identity`, read through the pointer
   /// (no copy of the cookie).
   @inline(__always)
   static func matches(_ stored: UnsafePointer<StoredCookie>, _ identity: CookieIdentity) -> Bool {
     stored.pointee.isHostOnly == identity.isHostOnly
-      && stored.pointee.payload.cookie.name == identity.name
-      && stored.pointee.payload.cookie.path == identity.path
-      && stored.pointee.payload.cookie.partitionKey == identity.partitionKey
+      && stored.pointee.cookie.name == identity.name
+      && stored.pointee.cookie.path == identity.path
+      && stored.pointee.cookie.partitionKey == identity.partitionKey
   }
 
   /// Adds a cookie that has no identity twin in the jar, at its header-order place.

@@ -2,24 +2,13 @@ import Foundation
 
 /// A cookie as the jar holds it: the fields lookups test, stored inline so
 /// that a domain's list is one contiguous array scanned without chasing
-/// pointers, plus a reference to the full cookie and its `name=value` pair
-/// (read only for cookies that are sent).
+/// pointers, plus the full cookie (one reference to its shared storage, read
+/// only for cookies that are sent).
 ///
 /// Immutable: changing a cookie means replacing its `StoredCookie`.
 struct StoredCookie: Sendable {
-  /// The full cookie and its header pair, shared and immutable.
-  final class Payload: Sendable {
-    let cookie: Cookie
-    /// `name=value`, or the value of a nameless cookie (§5.8.3 step 4).
-    let pair: String
-
-    init(_ cookie: Cookie) {
-      self.cookie = cookie
-      pair = cookie.headerPair
-    }
-  }
-
-  let payload: Payload
+  /// The full cookie.
+  let cookie: Cookie
   /// Seconds since 1970 of the expiry, `.infinity` for a session cookie.
   let expiry: Double
   /// Seconds since 1970 of the creation (the second ordering key).
@@ -43,7 +32,7 @@ struct StoredCookie: Sendable {
   let sameSite: SameSite
 
   init(_ cookie: Cookie, sequence: UInt64) {
-    payload = Payload(cookie)
+    self.cookie = cookie
     self.sequence = sequence
     expiry = cookie.expiresAt?.timeIntervalSince1970 ?? .infinity
     created = cookie.createdAt.timeIntervalSince1970
@@ -57,11 +46,6 @@ struct StoredCookie: Sendable {
     isPartitioned = cookie.partitionKey != nil
     sameSite = cookie.sameSite
   }
-
-  /// The full cookie.
-  var cookie: Cookie { payload.cookie }
-  /// `name=value`, or the value of a nameless cookie.
-  var pair: String { payload.pair }
 
   /// Whether this cookie is sent before `other` (§5.8.3 step 2: longer paths
   /// first, then earlier creation times).
