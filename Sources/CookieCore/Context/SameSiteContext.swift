@@ -65,7 +65,7 @@ public struct ContextSites: Sendable {
   /// any cookie; a subresource needs its URL and chain to be same-site (the
   /// initiator does not count). Script APIs compare the document with the
   /// top-level site.
-  public init(_ context: CookieRequestContext, facts: any DomainFacts) {
+  public init(_ context: borrowing CookieRequestContext, facts: any DomainFacts) {
     self.facts = facts
     requestURL = context.url
     topLevelURL = context.kind == .navigation ? context.url : context.topLevelURL

@@ -93,7 +93,7 @@ extension CookieJar {
   ) -> Scan {
     var scan = Scan()
     let host = context.url.serializedHost
-    let isIP = context.url.host.isIPAddress
+    let isIP = context.url.hostIsIPAddress
     let rules = LookupRules(
       context: context, sites: sites, configuration: configuration,
       now: now.timeIntervalSince1970)

@@ -13,13 +13,10 @@ extension CookieJar {
     _ line: UnsafeBufferPointer<UInt8>, context: CookieRequestContext, sites: ContextSites,
     now: Date
   ) -> SetCookieResult {
-    switch ParsedCookie.parse(line) {
-    case .failure(let failure):
-      return SetCookieResult(
-        cookie: nil, status: CookieInclusionStatus(CookieExclusionReason(failure)))
-    case .success(let parsed):
-      return setCookie(parsed, context: context, sites: sites, now: now)
-    }
+    store(
+      Cookie.creation(
+        parsing: line, context: context, sites: sites, now: now, configuration: configuration,
+        facts: facts), context: context, sites: sites, now: now)
   }
 
   /// Processes one `Set-Cookie` header value given as a string.
@@ -34,9 +31,18 @@ extension CookieJar {
   public mutating func setCookie(
     _ parsed: ParsedCookie, context: CookieRequestContext, sites: ContextSites, now: Date
   ) -> SetCookieResult {
-    var creation = Cookie.creation(
-      parsing: parsed, context: context, sites: sites, now: now, configuration: configuration,
-      facts: facts)
+    store(
+      Cookie.creation(
+        parsing: parsed, context: context, sites: sites, now: now, configuration: configuration,
+        facts: facts), context: context, sites: sites, now: now)
+  }
+
+  /// Applies third-party policy (§5.7 step 1) and step 14 to a line's
+  /// canonical cookie, then stores it.
+  mutating func store(
+    _ creation: consuming Cookie.Creation, context: CookieRequestContext, sites: ContextSites,
+    now: Date
+  ) -> SetCookieResult {
     guard var cookie = creation.cookie.take() else {
       return SetCookieResult(cookie: nil, status: creation.status)
     }

@@ -5,6 +5,14 @@ public enum CookiePath {
   /// The default-path of a request path (§5.1.4): everything up to, not
   /// including, the right-most "/", or "/" when the path has no other "/".
   public static func defaultPath(of requestPath: String) -> String {
+    let fast = requestPath.utf8.withContiguousStorageIfAvailable { bytes -> String in
+      guard bytes.first == UInt8(ascii: "/") else { return "/" }
+      var last = bytes.count - 1
+      while last > 0 && bytes[last] != UInt8(ascii: "/") { last -= 1 }
+      return last == 0
+        ? "/" : String(decoding: UnsafeBufferPointer(rebasing: bytes[..<last]), as: UTF8.self)
+    }
+    if let fast { return fast }
     let bytes = requestPath.utf8
     guard bytes.first == UInt8(ascii: "/"),
       let last = bytes.lastIndex(of: UInt8(ascii: "/")), last != bytes.startIndex

@@ -13,6 +13,8 @@ extension URLRecord {
     let fragment: String?
     /// ``URLHost/serialized`` of ``host``.
     let serializedHost: String
+    /// ``URLHost/isIPAddress`` of ``host``.
+    let isIPAddress: Bool
     /// https or wss.
     let isSecureScheme: Bool
     /// A secure scheme or a loopback host (Secure Contexts §3.2).
@@ -33,6 +35,7 @@ extension URLRecord {
       self.query = query
       self.fragment = fragment
       serializedHost = host.serialized
+      isIPAddress = host.isIPAddress
       isSecureScheme = scheme == "https" || scheme == "wss"
       isSecureOrigin = isSecureScheme || host.isLoopback
       effectivePort = port ?? URLRecord.defaultPort(forScheme: scheme) ?? 80

@@ -151,6 +151,9 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   /// ``URLHost/serialized`` of ``host``, computed once per record.
   var serializedHost: String { storage.serializedHost }
 
+  /// Whether ``host`` is an IP address.
+  var hostIsIPAddress: Bool { storage.isIPAddress }
+
   /// Whether the URL is a secure origin for cookies: a secure scheme or a
   /// loopback host (see ``CookieRequestContext/isSecureOrigin``).
   var isSecureOrigin: Bool { storage.isSecureOrigin }

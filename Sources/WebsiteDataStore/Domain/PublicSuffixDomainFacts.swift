@@ -178,9 +178,17 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
   /// public suffix, malformed or an IP address (see the type's name rules).
   /// Wraps `psl_registrable_domain`.
   public func registrableDomain(_ host: String) -> String? {
-    if let hit = cache.withLock({ $0.registrable[host] }) { return hit }
+    var host = host
+    let hit = host.withUTF8 { bytes in
+      let key = LockedKey(bytes: bytes)
+      return cache.withLock { tables -> (String??, UInt64) in
+        let hash = tables.registrable.hash(key.bytes)
+        return (tables.registrable.value(forUTF8: key.bytes, hash: hash), hash)
+      }
+    }
+    if let found = hit.0 { return found }
     let result = uncachedRegistrableDomain(host)
-    cache.withLock { $0.registrable.insert(result, for: host) }
+    cache.withLock { $0.registrable.insert(result, for: host, hash: hit.1) }
     return result
   }
 
@@ -189,9 +197,22 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
   /// `"*"` rule). Malformed names count as public suffixes; IP addresses do
   /// not. Wraps `psl_is_public_suffix2(ctx, name, PSL_TYPE_ANY)`.
   public func isPublicSuffix(_ domain: String) -> Bool {
-    if let hit = cache.withLock({ $0.publicSuffix[domain] }) { return hit }
-    let result = uncachedIsPublicSuffix(domain)
-    cache.withLock { $0.publicSuffix.insert(result, for: domain) }
+    var domain = domain
+    return domain.withUTF8 { isPublicSuffix(utf8: $0) }
+  }
+
+  /// ``isPublicSuffix(_:)`` of a name given as its UTF-8 bytes: the memo
+  /// table is consulted without making a `String`.
+  public func isPublicSuffix(utf8 domain: UnsafeBufferPointer<UInt8>) -> Bool {
+    let key = LockedKey(bytes: domain)
+    let hit = cache.withLock { tables -> (Bool?, UInt64) in
+      let hash = tables.publicSuffix.hash(key.bytes)
+      return (tables.publicSuffix.value(forUTF8: key.bytes, hash: hash), hash)
+    }
+    if let found = hit.0 { return found }
+    let name = String(decoding: domain, as: UTF8.self)
+    let result = uncachedIsPublicSuffix(name)
+    cache.withLock { $0.publicSuffix.insert(result, for: name, hash: hit.1) }
     return result
   }
 
@@ -226,36 +247,6 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
       let type = Int32(PSL_TYPE_ANY)
       return name.withCString { psl_is_public_suffix2(context, $0, type) } == 1
     }
-  }
-}
-
-// MARK: - Memo tables
-
-extension PublicSuffixDomainFacts {
-  /// A dictionary that empties itself when it reaches ``cacheCapacity``
-  /// entries. (String keys compare by canonical equivalence; that merges only
-  /// names that differ in Unicode normalisation, which IDNA maps alike.)
-  struct BoundedMemo<Value> {
-    private var storage: [String: Value] = [:]
-
-    var count: Int { storage.count }
-
-    subscript(key: String) -> Value? { storage[key] }
-
-    mutating func insert(_ value: Value, for key: String) {
-      if storage.count >= PublicSuffixDomainFacts.cacheCapacity {
-        storage.removeAll(keepingCapacity: true)
-      }
-      storage[key] = value
-    }
-  }
-
-  /// The memo tables guarded by ``cache``.
-  struct MemoTables {
-    var registrable = BoundedMemo<String?>()
-    var publicSuffix = BoundedMemo<Bool>()
-    /// Only names that need libidn2; the ASCII fast path is cheaper than a lookup.
-    var ascii = BoundedMemo<String?>()
   }
 }
 
