@@ -171,7 +171,7 @@ extension CookieJar {
     guard !included.isEmpty else { return nil }
     return included.withUnsafeBufferPointer { cookies in
       var length = (cookies.count - 1) * 2
-      for cookie in cookies { length += cookie.storage.pairCount }
+      for cookie in cookies { length += cookie.storage.counts.pair }
       return String(unsafeUninitializedCapacity: length) { buffer in
         guard var target = buffer.baseAddress else { return 0 }
         for position in cookies.indices {
@@ -361,7 +361,8 @@ struct LookupRules {
     if length > 8 {
       let headMatches = pathPrefix == stored.pointee.pathPrefix
       return headMatches
-        && CookiePath.matches(requestPath: path, cookiePath: stored.pointee.cookie.path)
+        && CookiePath.matches(
+          requestPath: path, cookiePath: stored.pointee.cookie.storage.pathBytes)
     }
     let mask: UInt64 = length == 8 ? ~0 : (1 << (UInt64(length) * 8)) - 1
     guard pathPrefix & mask == stored.pointee.pathPrefix else { return false }

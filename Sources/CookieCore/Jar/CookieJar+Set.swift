@@ -73,8 +73,8 @@ extension CookieJar {
   /// rules every cookie must meet are checked, contexts and policies are not.
   public mutating func setCookie(_ cookie: Cookie, now: Date) -> SetCookieResult {
     var status = cookie.validationStatus()
-    if cookie.name.utf8.count + cookie.value.utf8.count > 4096 { status.insert(.tooLarge) }
-    if cookie.name.isEmpty && cookie.value.isEmpty { status.insert(.emptyNameAndValue) }
+    if cookie.byteCount > 4096 { status.insert(.tooLarge) }
+    if cookie.byteCount == 0 { status.insert(.emptyNameAndValue) }
     if Self.hasControlCharacter(cookie.name) || Self.hasControlCharacter(cookie.value) {
       status.insert(.disallowedCharacter)
     }
@@ -130,11 +130,13 @@ extension CookieJar {
         CookieDomain.matches(host: domain, isIPAddress: isIP, domain: cookie.domain)
           || CookieDomain.matches(host: cookie.domain, isIPAddress: isIP, domain: domain)
       else { continue }
-      for stored in byDomain[domain] ?? [] {
-        let existing = stored.cookie
-        if existing.isSecure && existing.name == cookie.name
-          && existing.partitionKey == cookie.partitionKey
-          && CookiePath.matches(requestPath: cookie.path, cookiePath: existing.path)
+      let name = cookie.storage.nameBytes
+      let path = cookie.storage.pathBytes
+      for stored in byDomain[domain] ?? [] where stored.isSecure {
+        let existing = stored.cookie.storage
+        if existing.nameBytes.bytesEqual(name)
+          && existing.fields.pointee.partitionKey == cookie.partitionKey
+          && CookiePath.matches(requestPath: path, cookiePath: existing.pathBytes)
         {
           return true
         }

@@ -90,17 +90,21 @@ public struct CookieJar: Sendable {
 
   /// Finds the cookie with the identity of `cookie` (its twin).
   func find(twinOf cookie: Cookie) -> (index: Int, stored: StoredCookie)? {
-    let fields = cookie.storage.fields.pointee
-    guard let list = byDomain[fields.domain] else { return nil }
+    let storage = cookie.storage
+    let fields = storage.fields
+    guard let list = byDomain[fields.pointee.domain] else { return nil }
+    let name = storage.nameBytes
+    let path = storage.pathBytes
     let index = list.withUnsafeBufferPointer { buffer -> Int? in
       guard let base = buffer.baseAddress else { return nil }
       for index in buffer.indices {
         let stored = base + index
+        guard stored.pointee.isHostOnly == fields.pointee.isHostOnly,
+          stored.pointee.pathLength == path.count
+        else { continue }
         let other = stored.pointee.cookie.storage
-        if stored.pointee.isHostOnly == fields.isHostOnly
-          && other.fields.pointee.name == fields.name
-          && other.fields.pointee.path == fields.path
-          && other.fields.pointee.partitionKey == fields.partitionKey
+        if other.nameBytes.bytesEqual(name) && other.pathBytes.bytesEqual(path)
+          && other.fields.pointee.partitionKey == fields.pointee.partitionKey
         {
           return index
         }
@@ -115,8 +119,8 @@ public struct CookieJar: Sendable {
   @inline(__always)
   static func matches(_ stored: UnsafePointer<StoredCookie>, _ identity: CookieIdentity) -> Bool {
     stored.pointee.isHostOnly == identity.isHostOnly
-      && stored.pointee.cookie.name == identity.name
-      && stored.pointee.cookie.path == identity.path
+      && stored.pointee.cookie.storage.nameBytes.bytesEqual(identity.name)
+      && stored.pointee.cookie.storage.pathBytes.bytesEqual(identity.path)
       && stored.pointee.cookie.partitionKey == identity.partitionKey
   }
 

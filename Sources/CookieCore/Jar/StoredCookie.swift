@@ -34,17 +34,20 @@ struct StoredCookie: Sendable {
   init(_ cookie: Cookie, sequence: UInt64) {
     self.cookie = cookie
     self.sequence = sequence
-    expiry = cookie.expiresAt?.timeIntervalSince1970 ?? .infinity
-    created = cookie.createdAt.timeIntervalSince1970
-    lastAccessed = cookie.lastAccessedAt.timeIntervalSince1970
-    pathPrefix = Self.prefix(cookie.path)
-    pathLength = cookie.path.utf8.count
-    pathLastByte = cookie.path.utf8.last ?? 0
-    isHostOnly = cookie.isHostOnly
-    isSecure = cookie.isSecure
-    isHTTPOnly = cookie.isHTTPOnly
-    isPartitioned = cookie.partitionKey != nil
-    sameSite = cookie.sameSite
+    let storage = cookie.storage
+    let fields = storage.fields
+    expiry = fields.pointee.expiresAt?.timeIntervalSince1970 ?? .infinity
+    created = fields.pointee.createdAt.timeIntervalSince1970
+    lastAccessed = fields.pointee.lastAccessedAt.timeIntervalSince1970
+    let path = storage.pathBytes
+    pathPrefix = Self.prefix(path)
+    pathLength = path.count
+    pathLastByte = path.last ?? 0
+    isHostOnly = fields.pointee.isHostOnly
+    isSecure = fields.pointee.isSecure
+    isHTTPOnly = fields.pointee.isHTTPOnly
+    isPartitioned = fields.pointee.partitionKey != nil
+    sameSite = fields.pointee.sameSite
   }
 
   /// Whether this cookie is sent before `other` (§5.8.3 step 2: longer paths
@@ -66,16 +69,15 @@ struct StoredCookie: Sendable {
 
   /// The first 8 bytes of `string`, little-endian, zero-padded.
   static func prefix(_ string: String) -> UInt64 {
-    let fast = string.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
-      var value: UInt64 = 0
-      for index in 0..<min(8, bytes.count) { value |= UInt64(bytes[index]) << (UInt64(index) * 8) }
-      return value
-    }
-    if let fast { return fast }
+    var string = string
+    return string.withUTF8(prefix)
+  }
+
+  /// The first 8 of `bytes`, little-endian, zero-padded.
+  @inline(__always)
+  static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var value: UInt64 = 0
-    for (index, byte) in string.utf8.prefix(8).enumerated() {
-      value |= UInt64(byte) << (UInt64(index) * 8)
-    }
+    for index in 0..<min(8, bytes.count) { value |= UInt64(bytes[index]) << (UInt64(index) * 8) }
     return value
   }
 }

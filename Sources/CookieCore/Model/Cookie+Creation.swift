@@ -110,13 +110,8 @@ extension Cookie {
         return Creation(cookie: nil, status: CookieInclusionStatus(reason))
       }
     }
-    let cookie = Cookie(
-      name: ParsedCookie.string(p, parsed.nameStart, parsed.nameEnd - parsed.nameStart),
-      value: ParsedCookie.string(p, parsed.valueStart, parsed.valueEnd - parsed.valueStart),
+    let fields = Fields(
       domain: domain, isHostOnly: isHostOnly,
-      path: parsed.pathStart >= 0
-        ? ParsedCookie.string(p, parsed.pathStart, parsed.pathEnd - parsed.pathStart)
-        : CookiePath.defaultPath(of: url.path),
       expiresAt: expiry(
         maxAge: parsed.maxAge, expires: parsed.expires.map(Double.init), now: now,
         configuration: configuration),
@@ -125,6 +120,31 @@ extension Cookie {
       partitionKey: parsed.partitioned ? sites.partitionKey : nil,
       sourceScheme: url.isSecureScheme ? .secure : .nonSecure, sourcePort: url.effectivePort,
       source: context.source)
+    // The name, value and path bytes go from the line into the cookie's
+    // storage; the default-path is a prefix of the request path.
+    let name = UnsafeBufferPointer(
+      start: p + parsed.nameStart, count: parsed.nameEnd - parsed.nameStart)
+    let value = UnsafeBufferPointer(
+      start: p + parsed.valueStart, count: parsed.valueEnd - parsed.valueStart)
+    let cookie: Cookie
+    if parsed.pathStart >= 0 {
+      let path = UnsafeBufferPointer(
+        start: p + parsed.pathStart, count: parsed.pathEnd - parsed.pathStart)
+      cookie = Cookie(storage: .make(fields, name: name, value: value, path: path))
+    } else {
+      var requestPath = url.path
+      cookie = requestPath.withUTF8 { requestPath in
+        if let length = CookiePath.defaultPathLength(of: requestPath) {
+          let path = UnsafeBufferPointer(rebasing: requestPath[..<length])
+          return Cookie(storage: .make(fields, name: name, value: value, path: path))
+        }
+        return withUnsafeBytes(of: UInt8(ascii: "/")) {
+          Cookie(
+            storage: .make(
+              fields, name: name, value: value, path: $0.assumingMemoryBound(to: UInt8.self)))
+        }
+      }
+    }
     return Creation(
       cookie: cookie,
       status: status(

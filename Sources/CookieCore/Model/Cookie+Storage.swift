@@ -1,13 +1,11 @@
 import Foundation
 
 extension Cookie {
-  /// Every field of a ``Cookie``.
+  /// Every field of a ``Cookie`` but the name, the value and the path, whose
+  /// bytes the storage holds.
   struct Fields: Hashable {
-    var name: String
-    var value: String
     var domain: String
     var isHostOnly: Bool
-    var path: String
     var expiresAt: Date?
     var createdAt: Date
     var lastAccessedAt: Date
@@ -21,12 +19,29 @@ extension Cookie {
     var source: CookieSource
   }
 
-  /// The fields of a ``Cookie`` and, in the same allocation, its header pair:
-  /// `name=value`, or the value alone for a nameless cookie (RFC 6265bis
-  /// §5.8.3 step 4), which lookups copy into Cookie headers.
+  /// The byte counts of a cookie's name, value and path.
+  struct Counts: Hashable {
+    var name: Int
+    var value: Int
+    var path: Int
+
+    /// The length of the header pair: `name=value`, or the value alone.
+    var pair: Int { name == 0 ? value : name + 1 + value }
+  }
+
+  /// The fields of a ``Cookie`` and, in the same allocation, its name, value
+  /// and path as UTF-8 bytes, laid out as the cookie's header pair
+  /// (`name=value`, or the value alone for a nameless cookie, RFC 6265bis
+  /// §5.8.3 step 4) followed by the path.
   ///
-  /// Layout: the buffer's header is the pair's length; its elements (8-byte
-  /// words, for alignment) hold the ``Fields`` and then the pair bytes. The
+  /// A cookie made from a `Set-Cookie` line copies these bytes straight from
+  /// the line (no `String` is made for them); a lookup copies each sent
+  /// cookie's pair into the Cookie header with one `memcpy`; the jar compares
+  /// names and paths byte for byte (RFC 6265bis compares octets). The
+  /// `String` properties of ``Cookie`` decode the bytes when asked.
+  ///
+  /// Layout: the buffer's header holds the byte counts; its elements (8-byte
+  /// words, for alignment) hold the ``Fields`` and then the bytes. The
   /// fields live among the elements, not in the header, so that they are
   /// moved in when the storage is made and read in place (the header of a
   /// `ManagedBuffer` is reached from outside the standard library through
@@ -35,33 +50,60 @@ extension Cookie {
   /// Shared across threads by ``Cookie`` (whose `storage` is therefore
   /// `nonisolated(unsafe)`): a storage is mutated only through
   /// `Cookie.uniqueStorage()`, that is when no other cookie value refers to
-  /// it, so a storage that two threads can see is never mutated. The pair
-  /// bytes are written once, before the storage is shared.
-  final class Storage: ManagedBuffer<Int, UInt64> {
-    /// The offset of the pair bytes among the elements.
-    private static let pairOffset = MemoryLayout<Fields>.stride
+  /// it, so a storage that two threads can see is never mutated; the bytes
+  /// are written once, before the storage is shared.
+  final class Storage: ManagedBuffer<Counts, UInt64> {
+    /// The offset of the bytes among the elements.
+    private static let bytesOffset = MemoryLayout<Fields>.stride
 
-    /// A storage holding `fields` and their header pair.
-    static func make(_ fields: consuming Fields) -> Storage {
-      let nameCount = fields.name.utf8.count
-      let valueCount = fields.value.utf8.count
-      let pairCount = nameCount == 0 ? valueCount : nameCount + 1 + valueCount
-      let words = (pairOffset + pairCount + 7) / 8
+    /// A storage holding `fields` and copies of the name, value and path bytes
+    /// (valid UTF-8).
+    static func make(
+      _ fields: consuming Fields, name: UnsafeBufferPointer<UInt8>,
+      value: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>
+    ) -> Storage {
+      let counts = Counts(name: name.count, value: value.count, path: path.count)
+      let words = (bytesOffset + counts.pair + counts.path + 7) / 8
       let storage = unsafeDowncast(
-        Storage.create(minimumCapacity: words) { _ in pairCount }, to: Storage.self)
-      let start = storage.fields
-      var target = (UnsafeMutableRawPointer(start) + pairOffset).assumingMemoryBound(to: UInt8.self)
-      if nameCount > 0 {
-        target = copyUTF8(fields.name, to: target)
+        Storage.create(minimumCapacity: words) { _ in counts }, to: Storage.self)
+      var target = storage.bytes
+      if !name.isEmpty {
+        target = copy(name, to: target)
         target.pointee = UInt8(ascii: "=")
         target += 1
       }
-      _ = copyUTF8(fields.value, to: target)
-      start.initialize(to: fields)
+      target = copy(value, to: target)
+      _ = copy(path, to: target)
+      storage.fields.initialize(to: fields)
       return storage
     }
 
+    /// A storage holding `fields` and the UTF-8 of the name, value and path.
+    static func make(_ fields: Fields, name: String, value: String, path: String) -> Storage {
+      var name = name
+      var value = value
+      var path = path
+      return name.withUTF8 { name in
+        value.withUTF8 { value in
+          path.withUTF8 { path in make(fields, name: name, value: value, path: path) }
+        }
+      }
+    }
+
+    /// A storage with the same contents (the copy of copy-on-write).
+    func copy() -> Storage {
+      Storage.make(fields.pointee, name: nameBytes, value: valueBytes, path: pathBytes)
+    }
+
     deinit { fields.deinitialize(count: 1) }
+
+    @inline(__always)
+    private static func copy(
+      _ source: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+      if let base = source.baseAddress { target.update(from: base, count: source.count) }
+      return target + source.count
+    }
 
     /// The fields, read and written in place; valid while the storage is alive.
     @inline(__always)
@@ -71,40 +113,75 @@ extension Cookie {
       }
     }
 
+    /// The byte counts.
+    @inline(__always)
+    var counts: Counts { withUnsafeMutablePointerToHeader { $0.pointee } }
+
+    /// The first byte: the pair, then the path.
+    @inline(__always)
+    private var bytes: UnsafeMutablePointer<UInt8> {
+      withUnsafeMutablePointerToElements {
+        (UnsafeMutableRawPointer($0) + Self.bytesOffset).assumingMemoryBound(to: UInt8.self)
+      }
+    }
+
     /// The header pair's bytes; valid while the storage is alive.
     @inline(__always)
-    var pair: UnsafeBufferPointer<UInt8> {
-      withUnsafeMutablePointers { count, elements in
-        UnsafeBufferPointer(
-          start: (UnsafeRawPointer(elements) + Self.pairOffset).assumingMemoryBound(
-            to: UInt8.self),
-          count: count.pointee)
-      }
+    var pair: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: counts.pair) }
+
+    /// The name's bytes; valid while the storage is alive.
+    @inline(__always)
+    var nameBytes: UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(start: bytes, count: counts.name)
     }
 
-    /// The length of the header pair in bytes.
+    /// The value's bytes; valid while the storage is alive.
     @inline(__always)
-    var pairCount: Int { withUnsafeMutablePointerToHeader { $0.pointee } }
-
-    /// Copies the UTF-8 of `string` to `target`; returns the end of the copy.
-    @inline(__always)
-    private static func copyUTF8(
-      _ string: String, to target: UnsafeMutablePointer<UInt8>
-    ) -> UnsafeMutablePointer<UInt8> {
-      let utf8 = string.utf8
-      if let end = utf8.withContiguousStorageIfAvailable({ source -> UnsafeMutablePointer<UInt8> in
-        guard let from = source.baseAddress else { return target }
-        target.update(from: from, count: source.count)
-        return target + source.count
-      }) {
-        return end
-      }
-      var end = target
-      for byte in utf8 {
-        end.pointee = byte
-        end += 1
-      }
-      return end
+    var valueBytes: UnsafeBufferPointer<UInt8> {
+      let counts = counts
+      return UnsafeBufferPointer(
+        start: bytes + (counts.name == 0 ? 0 : counts.name + 1), count: counts.value)
     }
+
+    /// The path's bytes; valid while the storage is alive.
+    @inline(__always)
+    var pathBytes: UnsafeBufferPointer<UInt8> {
+      let counts = counts
+      return UnsafeBufferPointer(start: bytes + counts.pair, count: counts.path)
+    }
+
+    /// Whether both storages hold equal bytes and fields.
+    func hasEqualContents(_ other: Storage) -> Bool {
+      let counts = counts
+      guard counts == other.counts,
+        memcmp(bytes, other.bytes, counts.pair + counts.path) == 0
+      else { return false }
+      return fields.pointee == other.fields.pointee
+    }
+
+    /// Hashes the bytes and fields.
+    func hash(into hasher: inout Hasher) {
+      let counts = counts
+      hasher.combine(counts)
+      hasher.combine(bytes: UnsafeRawBufferPointer(start: bytes, count: counts.pair + counts.path))
+      fields.pointee.hash(into: &hasher)
+    }
+  }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+  /// Whether both buffers hold the same bytes.
+  @inline(__always)
+  func bytesEqual(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard count == other.count else { return false }
+    guard count > 0, let lhs = baseAddress, let rhs = other.baseAddress else { return true }
+    return memcmp(lhs, rhs, count) == 0
+  }
+
+  /// Whether the buffer holds the UTF-8 of `string`.
+  @inline(__always)
+  func bytesEqual(_ string: String) -> Bool {
+    string.utf8.withContiguousStorageIfAvailable { bytesEqual($0) }
+      ?? elementsEqual(string.utf8)
   }
 }

@@ -15,13 +15,13 @@ public struct Cookie: Sendable, Hashable {
 
   /// The cookie name; empty for a nameless cookie (`Set-Cookie: foo`).
   public var name: String {
-    get { storage.fields.pointee.name }
-    set { replaceStorage { $0.name = newValue } }
+    get { String(decoding: storage.nameBytes, as: UTF8.self) }
+    set { rebuild(name: newValue) }
   }
   /// The cookie value, exactly as received (quotes kept).
   public var value: String {
-    get { storage.fields.pointee.value }
-    set { replaceStorage { $0.value = newValue } }
+    get { String(decoding: storage.valueBytes, as: UTF8.self) }
+    set { rebuild(value: newValue) }
   }
   /// The canonical domain: lower-case ASCII, no leading dot.
   public var domain: String {
@@ -35,8 +35,8 @@ public struct Cookie: Sendable, Hashable {
   }
   /// The cookie path (an explicit `Path` or the default-path, §5.1.4).
   public var path: String {
-    get { storage.fields.pointee.path }
-    set { uniqueStorage().fields.pointee.path = newValue }
+    get { String(decoding: storage.pathBytes, as: UTF8.self) }
+    set { rebuild(path: newValue) }
   }
   /// When the cookie expires; `nil` for a session cookie.
   public var expiresAt: Date? {
@@ -104,11 +104,11 @@ public struct Cookie: Sendable, Hashable {
   ) {
     storage = Storage.make(
       Fields(
-        name: name, value: value, domain: domain, isHostOnly: isHostOnly, path: path,
-        expiresAt: expiresAt, createdAt: createdAt, lastAccessedAt: lastAccessedAt,
-        lastUpdatedAt: lastUpdatedAt ?? createdAt, isSecure: isSecure, isHTTPOnly: isHTTPOnly,
-        sameSite: sameSite, partitionKey: partitionKey, sourceScheme: sourceScheme,
-        sourcePort: sourcePort, source: source))
+        domain: domain, isHostOnly: isHostOnly, expiresAt: expiresAt, createdAt: createdAt,
+        lastAccessedAt: lastAccessedAt, lastUpdatedAt: lastUpdatedAt ?? createdAt,
+        isSecure: isSecure, isHTTPOnly: isHTTPOnly, sameSite: sameSite, partitionKey: partitionKey,
+        sourceScheme: sourceScheme, sourcePort: sourcePort, source: source),
+      name: name, value: value, path: path)
   }
 
   /// A cookie sharing `storage`.
@@ -116,23 +116,23 @@ public struct Cookie: Sendable, Hashable {
 
   /// The storage, copied first when another cookie shares it.
   private mutating func uniqueStorage() -> Storage {
-    if !isKnownUniquelyReferenced(&storage) { storage = Storage.make(storage.fields.pointee) }
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     return storage
   }
 
-  /// Changes the name or the value: a new storage, with its new header pair.
-  private mutating func replaceStorage(_ change: (inout Fields) -> Void) {
-    var fields = storage.fields.pointee
-    change(&fields)
-    storage = Storage.make(fields)
+  /// Changes the name, the value or the path: a new storage with the new bytes.
+  private mutating func rebuild(name: String? = nil, value: String? = nil, path: String? = nil) {
+    storage = Storage.make(
+      storage.fields.pointee, name: name ?? self.name, value: value ?? self.value,
+      path: path ?? self.path)
   }
 
-  /// Equal when every field is.
+  /// Equal when every field is (names, values and paths byte for byte).
   public static func == (lhs: Cookie, rhs: Cookie) -> Bool {
-    lhs.storage === rhs.storage || lhs.storage.fields.pointee == rhs.storage.fields.pointee
+    lhs.storage === rhs.storage || lhs.storage.hasEqualContents(rhs.storage)
   }
 
-  public func hash(into hasher: inout Hasher) { storage.fields.pointee.hash(into: &hasher) }
+  public func hash(into hasher: inout Hasher) { storage.hash(into: &hasher) }
 
   /// A session cookie lives until the store (or the session) ends.
   public var isSession: Bool { expiresAt == nil }
@@ -154,10 +154,13 @@ public struct Cookie: Sendable, Hashable {
   }
 
   /// The bytes this cookie costs against size limits: name plus value.
-  public var byteCount: Int { name.utf8.count + value.utf8.count }
+  public var byteCount: Int {
+    let counts = storage.counts
+    return counts.name + counts.value
+  }
 
   /// `name=value`, or just the value for a nameless cookie (§5.8.3 step 4).
-  public var headerPair: String { name.isEmpty ? value : "\(name)=\(value)" }
+  public var headerPair: String { String(decoding: storage.pair, as: UTF8.self) }
 }
 
 /// The identity of a cookie: two cookies with equal identities cannot both be

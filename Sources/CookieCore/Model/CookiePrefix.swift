@@ -26,13 +26,17 @@ public enum CookiePrefix: String, Sendable, CaseIterable {
   /// Whether `cookie` meets the rules of every prefix of its name; a nameless
   /// cookie whose value starts with a prefix never does (§5.7 step 18).
   public static func requirementsMet(by cookie: Cookie) -> Bool {
-    let fields = cookie.storage.fields
-    if fields.pointee.name.isEmpty { return prefixMask(of: fields.pointee.value) == 0 }
-    let found = prefixMask(of: fields.pointee.name)
+    let storage = cookie.storage
+    let name = storage.nameBytes
+    if name.isEmpty { return prefixMask(of: storage.valueBytes) == 0 }
+    let found = prefixMask(of: name)
     guard found != 0 else { return true }
+    let fields = storage.fields
     let isSecure = fields.pointee.isSecure
     let isHTTPOnly = fields.pointee.isHTTPOnly
-    let hostRules = isSecure && fields.pointee.isHostOnly && fields.pointee.path == "/"
+    let path = storage.pathBytes
+    let hostRules =
+      isSecure && fields.pointee.isHostOnly && path.count == 1 && path[0] == UInt8(ascii: "/")
     if found & secure.mask != 0 && !isSecure { return false }
     if found & host.mask != 0 && !hostRules { return false }
     if found & http.mask != 0 && !(isSecure && isHTTPOnly) { return false }
