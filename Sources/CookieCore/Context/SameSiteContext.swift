@@ -39,6 +39,12 @@ public struct ContextSites: Sendable {
   /// top-level site (the partition key's ancestor bit).
   public let hasCrossSiteAncestor: Bool
 
+  /// ``topLevel``'s ``Site/serialized``, made directly.
+  var serializedTopLevelSite: String {
+    (topLevelURL.isSecureScheme ? "https://" : "http://")
+      + Site.registrableKey(of: topLevelURL.host, facts: facts)
+  }
+
   /// The partition key of this context (CHIPS).
   public var partitionKey: CookiePartitionKey {
     CookiePartitionKey(site: topLevel, hasCrossSiteAncestor: hasCrossSiteAncestor)

@@ -21,22 +21,6 @@ extension CookieJar {
     return result
   }
 
-  /// The Cookie header alone for a request: the hot path of a loader. Same
-  /// rules and side effects as ``lookup(_:sites:now:explain:)``, without
-  /// building the lists of cookies.
-  public mutating func cookieHeader(
-    _ context: CookieRequestContext, sites: ContextSites, now: Date
-  ) -> String? {
-    let scan = scan(context, sites: sites, now: now, explain: false)
-    let header = Self.header(scan.included)
-    if !scan.expired.isEmpty || scan.mayNeedAccessRefresh {
-      var changes: [CookieChange] = []
-      var accessed: [Cookie] = []
-      finish(scan, now: now, changes: &changes, accessed: &accessed)
-    }
-    return header
-  }
-
   /// A cookie a lookup sends: what header order and refreshing need, and
   /// the cookie's storage.
   ///
@@ -49,18 +33,19 @@ extension CookieJar {
     let pathLength: Int
     let created: Double
     let sequence: UInt64
-    let lastAccessed: Double
 
     init(_ stored: UnsafePointer<StoredCookie>) {
       storage = stored.pointee.cookie.storage
       pathLength = stored.pointee.pathLength
       created = stored.pointee.created
       sequence = stored.pointee.sequence
-      lastAccessed = stored.pointee.lastAccessed
     }
 
     /// The cookie (a strong reference).
     var cookie: Cookie { Cookie(storage: storage) }
+
+    /// When the cookie was last sent or set, in seconds since 1970.
+    var lastAccessed: Double { storage.fields.pointee.lastAccessedAt.timeIntervalSince1970 }
 
     /// §5.8.3 step 2 order, as ``StoredCookie/precedes(_:)``.
     @inline(__always)
@@ -168,24 +153,27 @@ extension CookieJar {
   /// The Cookie header of cookies in header order (§5.8.3 step 4), `nil`
   /// for none: their header pairs joined with "; ", written into one buffer.
   static func header(_ included: [Included]) -> String? {
-    guard !included.isEmpty else { return nil }
-    return included.withUnsafeBufferPointer { cookies in
-      var length = (cookies.count - 1) * 2
-      for cookie in cookies { length += cookie.storage.counts.pair }
-      return String(unsafeUninitializedCapacity: length) { buffer in
-        guard var target = buffer.baseAddress else { return 0 }
-        for position in cookies.indices {
-          if position > 0 {
-            target[0] = UInt8(ascii: ";")
-            target[1] = UInt8(ascii: " ")
-            target += 2
-          }
-          let pair = cookies[position].storage.pair
-          if let source = pair.baseAddress { target.update(from: source, count: pair.count) }
-          target += pair.count
+    included.withUnsafeBufferPointer { header($0) }
+  }
+
+  /// ``header(_:)-([Included])`` of a buffer of cookies.
+  static func header(_ cookies: UnsafeBufferPointer<Included>) -> String? {
+    guard !cookies.isEmpty else { return nil }
+    var length = (cookies.count - 1) * 2
+    for cookie in cookies { length += cookie.storage.counts.pair }
+    return String(unsafeUninitializedCapacity: length) { buffer in
+      guard var target = buffer.baseAddress else { return 0 }
+      for position in cookies.indices {
+        if position > 0 {
+          target[0] = UInt8(ascii: ";")
+          target[1] = UInt8(ascii: " ")
+          target += 2
         }
-        return length
+        let pair = cookies[position].storage.pair
+        if let source = pair.baseAddress { target.update(from: source, count: pair.count) }
+        target += pair.count
       }
+      return length
     }
   }
 
@@ -230,6 +218,13 @@ struct LookupRules {
   let path: String
   let pathCount: Int
   let pathPrefix: UInt64
+  /// ``StoredCookie/flags`` that exclude a cookie in this context whatever
+  /// else holds: Secure to a non-secure origin, HttpOnly to a script.
+  let rejectedFlags: UInt8
+  /// Whether a cookie that is not partitioned is sent as soon as it
+  /// domain-matches, path-matches and has none of ``rejectedFlags``: a
+  /// same-site request under a policy that lets first-party cookies through.
+  let isSimple: Bool
 
   init(
     context: CookieRequestContext, sites: ContextSites, configuration: CookieJarConfiguration,
@@ -248,6 +243,11 @@ struct LookupRules {
     path = context.url.path
     pathCount = path.utf8.count
     pathPrefix = StoredCookie.prefix(path)
+    rejectedFlags =
+      (secureOrigin ? 0 : StoredCookie.Flags.secure) | (isScript ? StoredCookie.Flags.httpOnly : 0)
+    isSimple =
+      sameSite == .strict
+      && (policy == .allowAll || (!isThirdParty && policy != .blockAll))
   }
 
   @inline(__always)
@@ -300,7 +300,7 @@ struct LookupRules {
         let stored = base + index
         var inPartition = false
         if stored.pointee.isPartitioned {
-          if scan.partitionSite == nil { scan.partitionSite = sites.topLevel.serialized }
+          if scan.partitionSite == nil { scan.partitionSite = sites.serializedTopLevelSite }
           inPartition = isPartition(stored.pointee.cookie, site: scan.partitionSite)
         }
         if stored.pointee.expiry <= now {
@@ -347,7 +347,7 @@ struct LookupRules {
 
   /// Whether a partitioned cookie belongs to the request's partition.
   func inPartition(_ stored: StoredCookie) -> Bool {
-    isPartition(stored.cookie, site: sites.topLevel.serialized)
+    isPartition(stored.cookie, site: sites.serializedTopLevelSite)
   }
 
   /// §5.1.4 path-match of the request path against the cookie's path,

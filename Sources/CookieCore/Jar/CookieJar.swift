@@ -26,6 +26,8 @@ public struct CookieJar: Sendable {
   public private(set) var count = 0
   /// The next insertion sequence number (see `StoredCookie.sequence`).
   var nextSequence: UInt64 = 0
+  /// Buffers reused by lookups (see ``LookupScratch``).
+  var lookupScratch = LookupScratch()
 
   /// An empty jar.
   public init(configuration: CookieJarConfiguration, facts: any DomainFacts) {

@@ -2,8 +2,8 @@ import Foundation
 
 /// A cookie as the jar holds it: the fields lookups test, stored inline so
 /// that a domain's list is one contiguous array scanned without chasing
-/// pointers, plus the full cookie (one reference to its shared storage, read
-/// only for cookies that are sent).
+/// pointers (48 bytes a cookie), plus the full cookie (one reference to its
+/// shared storage, read only for cookies that are sent).
 ///
 /// Immutable: changing a cookie means replacing its `StoredCookie`.
 struct StoredCookie: Sendable {
@@ -13,8 +13,6 @@ struct StoredCookie: Sendable {
   let expiry: Double
   /// Seconds since 1970 of the creation (the second ordering key).
   let created: Double
-  /// Seconds since 1970 of the last access.
-  let lastAccessed: Double
   /// The order in which cookies entered the jar, breaking ties between equal
   /// creation times (as Chromium keeps creation times unique); a replacement
   /// keeps its twin's sequence as it keeps its creation time.
@@ -22,14 +20,21 @@ struct StoredCookie: Sendable {
   /// The first 8 bytes of the path, little-endian, zero-padded.
   let pathPrefix: UInt64
   /// The path length in bytes (the first ordering key, §5.8.3 step 2).
-  let pathLength: Int
+  let pathLength32: UInt32
   /// The byte before the end of the path (its last byte).
   let pathLastByte: UInt8
-  let isHostOnly: Bool
-  let isSecure: Bool
-  let isHTTPOnly: Bool
-  let isPartitioned: Bool
-  let sameSite: SameSite
+  /// Host-only, Secure, HttpOnly and Partitioned (``Flags``), and the
+  /// SameSite raw value in the two high bits.
+  let flags: UInt8
+
+  /// The bits of ``flags``.
+  enum Flags {
+    static let hostOnly: UInt8 = 1
+    static let secure: UInt8 = 2
+    static let httpOnly: UInt8 = 4
+    static let partitioned: UInt8 = 8
+    static let sameSiteShift: UInt8 = 6
+  }
 
   init(_ cookie: Cookie, sequence: UInt64) {
     self.cookie = cookie
@@ -38,17 +43,28 @@ struct StoredCookie: Sendable {
     let fields = storage.fields
     expiry = fields.pointee.expiresAt?.timeIntervalSince1970 ?? .infinity
     created = fields.pointee.createdAt.timeIntervalSince1970
-    lastAccessed = fields.pointee.lastAccessedAt.timeIntervalSince1970
     let path = storage.pathBytes
     pathPrefix = Self.prefix(path)
-    pathLength = path.count
+    pathLength32 = UInt32(truncatingIfNeeded: path.count)
     pathLastByte = path.last ?? 0
-    isHostOnly = fields.pointee.isHostOnly
-    isSecure = fields.pointee.isSecure
-    isHTTPOnly = fields.pointee.isHTTPOnly
-    isPartitioned = fields.pointee.partitionKey != nil
-    sameSite = fields.pointee.sameSite
+    var flags = UInt8(truncatingIfNeeded: fields.pointee.sameSite.rawValue) << Flags.sameSiteShift
+    if fields.pointee.isHostOnly { flags |= Flags.hostOnly }
+    if fields.pointee.isSecure { flags |= Flags.secure }
+    if fields.pointee.isHTTPOnly { flags |= Flags.httpOnly }
+    if fields.pointee.partitionKey != nil { flags |= Flags.partitioned }
+    self.flags = flags
   }
+
+  /// The path length in bytes.
+  var pathLength: Int { Int(pathLength32) }
+  var isHostOnly: Bool { flags & Flags.hostOnly != 0 }
+  var isSecure: Bool { flags & Flags.secure != 0 }
+  var isHTTPOnly: Bool { flags & Flags.httpOnly != 0 }
+  var isPartitioned: Bool { flags & Flags.partitioned != 0 }
+  var sameSite: SameSite { SameSite(rawValue: Int(flags >> Flags.sameSiteShift)) ?? .unspecified }
+  /// Seconds since 1970 of the last access (read from the cookie: only
+  /// cookies that are sent need it).
+  var lastAccessed: Double { cookie.storage.fields.pointee.lastAccessedAt.timeIntervalSince1970 }
 
   /// Whether this cookie is sent before `other` (§5.8.3 step 2: longer paths
   /// first, then earlier creation times).
