@@ -85,7 +85,7 @@ extension CookieJar {
     var contributingLists = 0
     var secondRunStart = 0
     if explain {
-      for domain in (domainsBySite[sites.request.host] ?? []).sorted() {
+      for domain in domains(ofSite: sites.request.host) {
         for stored in byDomain[domain] ?? [] {
           let domainMatches =
             stored.isHostOnly

@@ -62,11 +62,24 @@ extension CookieJar {
     guard creation.status.isIncluded else {
       return SetCookieResult(cookie: cookie, status: creation.status)
     }
+    // The cookie's domain list and site, looked up once for what follows.
+    let domain = cookie.domain
+    let list = byDomain.index(of: domain)
+    var siteKey: String?
     // §5.7 step 14: a non-secure origin may not overwrite or shadow a Secure cookie.
-    if !cookie.isSecure && !context.isSecureOrigin && wouldShadowSecureCookie(cookie) {
-      return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
+    if !cookie.isSecure && !context.isSecureOrigin {
+      let site: Int?
+      if let list {
+        site = byDomain.site(ofList: list)
+      } else {
+        siteKey = self.siteKey(forDomain: domain)
+        site = siteKey.flatMap { byDomain.site(of: $0) }
+      }
+      if let site, wouldShadowSecureCookie(cookie, site: site) {
+        return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
+      }
     }
-    return store(cookie, now: now)
+    return store(cookie, list: list, siteKey: siteKey, now: now)
   }
 
   /// Stores a cookie given through the store's API (imports, the CLI): the
@@ -82,15 +95,20 @@ extension CookieJar {
     if domainStart == nil || domainStart == UInt8(ascii: ".") { status.insert(.invalidDomain) }
     if cookie.path.utf8.first != UInt8(ascii: "/") { status.insert(.notOnPath) }
     guard status.isIncluded else { return SetCookieResult(cookie: cookie, status: status) }
-    return store(cookie, now: now)
+    return store(cookie, list: byDomain.index(of: cookie.domain), now: now)
   }
 
   /// §5.7 steps 22–25 for an accepted cookie: replace its twin (keeping the
   /// twin's creation time), drop it if expired, then enforce the limits.
-  mutating func store(_ newCookie: consuming Cookie, now: Date) -> SetCookieResult {
+  /// `list` is the index of the cookie's domain list, `nil` when it has none;
+  /// `siteKey` its site key when already known.
+  mutating func store(
+    _ newCookie: consuming Cookie, list: Int?, siteKey: String? = nil, now: Date
+  ) -> SetCookieResult {
     var cookie = newCookie
     var changes: [CookieChange]
-    if let existing = find(twinOf: cookie) {
+    let storedIn: Int
+    if let list, let existing = find(twinOf: cookie, inList: list) {
       let twin = existing.stored.cookie
       // Step 22: a script API cannot overwrite an HttpOnly cookie.
       if existing.stored.isHTTPOnly && !cookie.source.isHTTP {
@@ -103,7 +121,8 @@ extension CookieJar {
           cookie: cookie, status: CookieInclusionStatus(),
           changes: [CookieChange(cookie: twin, cause: .expired)])
       }
-      replace(at: existing.index, with: cookie)
+      replace(at: existing.index, inList: list, with: cookie)
+      storedIn = list
       changes = [
         CookieChange(cookie: twin, cause: .overwritten),
         CookieChange(cookie: cookie, cause: .inserted),
@@ -112,27 +131,29 @@ extension CookieJar {
       if cookie.isExpired(at: now) {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.expired))
       }
-      add(cookie)
+      storedIn = add(cookie, list: list, siteKey: siteKey)
       changes = [CookieChange(cookie: cookie, cause: .inserted)]
     }
-    enforceLimits(after: cookie, now: now, changes: &changes)
+    enforceLimits(after: cookie, inList: storedIn, now: now, changes: &changes)
     return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), changes: changes)
   }
 
   /// §5.7 step 14: whether the jar holds a Secure cookie of the same name and
   /// partition whose domain domain-matches the new one's (or vice versa) and
-  /// whose path the new cookie's path path-matches.
-  func wouldShadowSecureCookie(_ cookie: Cookie) -> Bool {
-    let site = byDomain.site(of: cookie.domain) ?? siteKey(forDomain: cookie.domain)
-    let isIP = CookieDomain.isIPLiteral(cookie.domain)
-    for domain in domainsBySite[site] ?? [] {
+  /// whose path the new cookie's path path-matches. `site` is the index of
+  /// the cookie's site (only its lists can hold such a cookie).
+  func wouldShadowSecureCookie(_ cookie: Cookie, site: Int) -> Bool {
+    let cookieDomain = cookie.domain
+    let isIP = CookieDomain.isIPLiteral(cookieDomain)
+    let name = cookie.storage.nameBytes
+    let path = cookie.storage.pathBytes
+    for list in byDomain.lists(ofSite: site) {
+      let domain = byDomain.domain(at: Int(list))
       guard
-        CookieDomain.matches(host: domain, isIPAddress: isIP, domain: cookie.domain)
-          || CookieDomain.matches(host: cookie.domain, isIPAddress: isIP, domain: domain)
+        CookieDomain.matches(host: domain, isIPAddress: isIP, domain: cookieDomain)
+          || CookieDomain.matches(host: cookieDomain, isIPAddress: isIP, domain: domain)
       else { continue }
-      let name = cookie.storage.nameBytes
-      let path = cookie.storage.pathBytes
-      for stored in byDomain[domain] ?? [] where stored.isSecure {
+      for stored in byDomain.cookies(at: Int(list)) where stored.isSecure {
         let existing = stored.cookie.storage
         if existing.nameBytes.bytesEqual(name)
           && existing.fields.pointee.partitionKey == cookie.partitionKey

@@ -2,7 +2,7 @@ import Foundation
 
 /// A cookie as the jar holds it: the fields lookups test, stored inline so
 /// that a domain's list is one contiguous array scanned without chasing
-/// pointers (48 bytes a cookie), plus the full cookie (one reference to its
+/// pointers (56 bytes a cookie), plus the full cookie (one reference to its
 /// shared storage, read only for cookies that are sent).
 ///
 /// Immutable: changing a cookie means replacing its `StoredCookie`.
@@ -13,6 +13,8 @@ struct StoredCookie: Sendable {
   let expiry: Double
   /// Seconds since 1970 of the creation (the second ordering key).
   let created: Double
+  /// Seconds since 1970 of the last access.
+  let lastAccessed: Double
   /// The order in which cookies entered the jar, breaking ties between equal
   /// creation times (as Chromium keeps creation times unique); a replacement
   /// keeps its twin's sequence as it keeps its creation time.
@@ -43,6 +45,7 @@ struct StoredCookie: Sendable {
     let fields = storage.fields
     expiry = fields.pointee.expiresAt?.timeIntervalSince1970 ?? .infinity
     created = fields.pointee.createdAt.timeIntervalSince1970
+    lastAccessed = fields.pointee.lastAccessedAt.timeIntervalSince1970
     let path = storage.pathBytes
     pathPrefix = Self.prefix(path)
     pathLength32 = UInt32(truncatingIfNeeded: path.count)
@@ -62,9 +65,6 @@ struct StoredCookie: Sendable {
   var isHTTPOnly: Bool { flags & Flags.httpOnly != 0 }
   var isPartitioned: Bool { flags & Flags.partitioned != 0 }
   var sameSite: SameSite { SameSite(rawValue: Int(flags >> Flags.sameSiteShift)) ?? .unspecified }
-  /// Seconds since 1970 of the last access (read from the cookie: only
-  /// cookies that are sent need it).
-  var lastAccessed: Double { cookie.storage.fields.pointee.lastAccessedAt.timeIntervalSince1970 }
 
   /// Whether this cookie is sent before `other` (§5.8.3 step 2: longer paths
   /// first, then earlier creation times).

@@ -21,12 +21,22 @@ extension Cookie {
 
   /// The byte counts of a cookie's name, value and path.
   struct Counts: Hashable {
-    var name: Int
-    var value: Int
-    var path: Int
+    var name: Int32
+    var value: Int32
+    var path: Int32
+
+    init(name: Int, value: Int, path: Int) {
+      self.name = Int32(truncatingIfNeeded: name)
+      self.value = Int32(truncatingIfNeeded: value)
+      self.path = Int32(truncatingIfNeeded: path)
+    }
 
     /// The length of the header pair: `name=value`, or the value alone.
-    var pair: Int { name == 0 ? value : name + 1 + value }
+    var pair: Int { name == 0 ? Int(value) : Int(name) + 1 + Int(value) }
+
+    /// The offset of the ``Fields`` among the elements: after the bytes,
+    /// rounded up to the elements' 8-byte alignment.
+    var fieldsOffset: Int { (pair + Int(path) + 7) & ~7 }
   }
 
   /// The fields of a ``Cookie`` and, in the same allocation, its name, value
@@ -41,11 +51,12 @@ extension Cookie {
   /// `String` properties of ``Cookie`` decode the bytes when asked.
   ///
   /// Layout: the buffer's header holds the byte counts; its elements (8-byte
-  /// words, for alignment) hold the ``Fields`` and then the bytes. The
-  /// fields live among the elements, not in the header, so that they are
-  /// moved in when the storage is made and read in place (the header of a
-  /// `ManagedBuffer` is reached from outside the standard library through
-  /// accessors that copy it whole).
+  /// words, for alignment) hold the bytes and then the ``Fields``. The pair
+  /// comes first so that a lookup finds the counts and a short pair on the
+  /// storage's first cache line. The fields live among the elements, not in
+  /// the header, so that they are moved in when the storage is made and read
+  /// in place (the header of a `ManagedBuffer` is reached from outside the
+  /// standard library through accessors that copy it whole).
   ///
   /// Shared across threads by ``Cookie`` (whose `storage` is therefore
   /// `nonisolated(unsafe)`): a storage is mutated only through
@@ -53,9 +64,6 @@ extension Cookie {
   /// it, so a storage that two threads can see is never mutated; the bytes
   /// are written once, before the storage is shared.
   final class Storage: ManagedBuffer<Counts, UInt64> {
-    /// The offset of the bytes among the elements.
-    private static let bytesOffset = MemoryLayout<Fields>.stride
-
     /// A storage holding `fields` and copies of the name, value and path bytes
     /// (valid UTF-8).
     static func make(
@@ -63,7 +71,7 @@ extension Cookie {
       value: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>
     ) -> Storage {
       let counts = Counts(name: name.count, value: value.count, path: path.count)
-      let words = (bytesOffset + counts.pair + counts.path + 7) / 8
+      let words = (counts.fieldsOffset + MemoryLayout<Fields>.stride) / 8
       let storage = unsafeDowncast(
         Storage.create(minimumCapacity: words) { _ in counts }, to: Storage.self)
       var target = storage.bytes
@@ -108,8 +116,9 @@ extension Cookie {
     /// The fields, read and written in place; valid while the storage is alive.
     @inline(__always)
     var fields: UnsafeMutablePointer<Fields> {
-      withUnsafeMutablePointerToElements {
-        UnsafeMutableRawPointer($0).assumingMemoryBound(to: Fields.self)
+      withUnsafeMutablePointers { counts, elements in
+        (UnsafeMutableRawPointer(elements) + counts.pointee.fieldsOffset).assumingMemoryBound(
+          to: Fields.self)
       }
     }
 
@@ -121,7 +130,7 @@ extension Cookie {
     @inline(__always)
     private var bytes: UnsafeMutablePointer<UInt8> {
       withUnsafeMutablePointerToElements {
-        (UnsafeMutableRawPointer($0) + Self.bytesOffset).assumingMemoryBound(to: UInt8.self)
+        UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self)
       }
     }
 
@@ -132,7 +141,7 @@ extension Cookie {
     /// The name's bytes; valid while the storage is alive.
     @inline(__always)
     var nameBytes: UnsafeBufferPointer<UInt8> {
-      UnsafeBufferPointer(start: bytes, count: counts.name)
+      UnsafeBufferPointer(start: bytes, count: Int(counts.name))
     }
 
     /// The value's bytes; valid while the storage is alive.
@@ -140,21 +149,21 @@ extension Cookie {
     var valueBytes: UnsafeBufferPointer<UInt8> {
       let counts = counts
       return UnsafeBufferPointer(
-        start: bytes + (counts.name == 0 ? 0 : counts.name + 1), count: counts.value)
+        start: bytes + (counts.name == 0 ? 0 : Int(counts.name) + 1), count: Int(counts.value))
     }
 
     /// The path's bytes; valid while the storage is alive.
     @inline(__always)
     var pathBytes: UnsafeBufferPointer<UInt8> {
       let counts = counts
-      return UnsafeBufferPointer(start: bytes + counts.pair, count: counts.path)
+      return UnsafeBufferPointer(start: bytes + counts.pair, count: Int(counts.path))
     }
 
     /// Whether both storages hold equal bytes and fields.
     func hasEqualContents(_ other: Storage) -> Bool {
       let counts = counts
       guard counts == other.counts,
-        memcmp(bytes, other.bytes, counts.pair + counts.path) == 0
+        memcmp(bytes, other.bytes, counts.pair + Int(counts.path)) == 0
       else { return false }
       return fields.pointee == other.fields.pointee
     }
@@ -163,7 +172,8 @@ extension Cookie {
     func hash(into hasher: inout Hasher) {
       let counts = counts
       hasher.combine(counts)
-      hasher.combine(bytes: UnsafeRawBufferPointer(start: bytes, count: counts.pair + counts.path))
+      hasher.combine(
+        bytes: UnsafeRawBufferPointer(start: bytes, count: counts.pair + Int(counts.path)))
       fields.pointee.hash(into: &hasher)
     }
   }

@@ -156,7 +156,7 @@ public struct Cookie: Sendable, Hashable {
   /// The bytes this cookie costs against size limits: name plus value.
   public var byteCount: Int {
     let counts = storage.counts
-    return counts.name + counts.value
+    return Int(counts.name) + Int(counts.value)
   }
 
   /// `name=value`, or just the value for a nameless cookie (§5.8.3 step 4).
