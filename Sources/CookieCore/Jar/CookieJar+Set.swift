@@ -106,7 +106,7 @@ extension CookieJar {
     _ newCookie: consuming Cookie, list: Int?, siteKey: String? = nil, now: Date
   ) -> SetCookieResult {
     var cookie = newCookie
-    var changes: [CookieChange]
+    let recorded: SetCookieResult.Changes
     let storedIn: Int
     if let list, let existing = find(twinOf: cookie, inList: list) {
       let twin = existing.stored.cookie
@@ -123,19 +123,19 @@ extension CookieJar {
       }
       replace(at: existing.index, inList: list, with: cookie)
       storedIn = list
-      changes = [
-        CookieChange(cookie: twin, cause: .overwritten),
-        CookieChange(cookie: cookie, cause: .inserted),
-      ]
+      recorded = .replaced(twin: twin, by: cookie)
     } else {
       if cookie.isExpired(at: now) {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.expired))
       }
       storedIn = add(cookie, list: list, siteKey: siteKey)
-      changes = [CookieChange(cookie: cookie, cause: .inserted)]
+      recorded = .inserted(cookie)
     }
-    enforceLimits(after: cookie, inList: storedIn, now: now, changes: &changes)
-    return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), changes: changes)
+    var evicted: [CookieChange] = []
+    enforceLimits(after: cookie, inList: storedIn, now: now, changes: &evicted)
+    return SetCookieResult(
+      cookie: cookie, status: CookieInclusionStatus(),
+      recorded: evicted.isEmpty ? recorded : .list(recorded.list + evicted))
   }
 
   /// §5.7 step 14: whether the jar holds a Secure cookie of the same name and
