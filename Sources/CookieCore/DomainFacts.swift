@@ -18,4 +18,15 @@ public protocol DomainFacts: Sendable {
   /// Whether a lower-case ASCII domain name is a public suffix (ICANN or
   /// private section of the list, as browsers use it for cookies).
   func isPublicSuffix(_ domain: String) -> Bool
+
+  /// ``isPublicSuffix(_:)`` of a domain given as its lower-case ASCII bytes
+  /// (a cookie's Domain attribute, before any `String` is made for it).
+  func isPublicSuffix(utf8 domain: UnsafeBufferPointer<UInt8>) -> Bool
+}
+
+extension DomainFacts {
+  /// Makes the `String` and asks ``isPublicSuffix(_:)``.
+  public func isPublicSuffix(utf8 domain: UnsafeBufferPointer<UInt8>) -> Bool {
+    isPublicSuffix(String(decoding: domain, as: UTF8.self))
+  }
 }

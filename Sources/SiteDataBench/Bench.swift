@@ -52,6 +52,10 @@ enum Bench {
   }
 
   /// Runs `body` and returns its monotonic-clock duration in seconds.
+  ///
+  /// Never inlined, so that profilers can measure the timed region alone
+  /// (`valgrind --tool=callgrind --toggle-collect='*SiteDataBench0C0O7seconds*'`).
+  @inline(never)
   static func seconds(_ body: () -> Void) -> Double {
     let start = ContinuousClock.now
     body()

@@ -6,8 +6,10 @@ import WebsiteData
 enum W1Parse {
   /// `w1 W1_TSV`.
   ///
-  /// Timed per line: the navigation context, its sites (`ContextSites`),
-  /// `ParsedCookie.parse` and `Cookie.creation`. `cookies=` counts the lines
+  /// Timed per line: the navigation context, its sites (`ContextSites`) and
+  /// `Cookie.creation(parsing:...)` of the line's bytes (RFC 6265bis §5.6
+  /// parsing, then §5.7 canonicalisation: what the jar does before
+  /// storing). `cookies=` counts the lines
   /// that produced a cookie (`creation.cookie != nil`, as the peers count what
   /// their parsers return); `included=` those the 6265bis rules would also
   /// let a jar store.
@@ -22,10 +24,9 @@ enum W1Parse {
       input.forEach { url, line in
         let context = CookieRequestContext.navigation(to: url)
         let sites = ContextSites(context, facts: facts)
-        guard case .success(let parsed) = ParsedCookie.parse(line) else { return }
         let creation = Cookie.creation(
-          parsing: parsed, context: context, sites: sites, now: now,
-          configuration: configuration, facts: facts)
+          parsing: line, context: context, sites: sites, now: now, configuration: configuration,
+          facts: facts)
         if creation.cookie != nil { produced += 1 }
         if creation.status.isIncluded { included += 1 }
       }

@@ -257,3 +257,68 @@ extension CookieJarContextTests {
     }
   }
 }
+
+extension CookieJarContextTests {
+  /// A jar for the header-path tests: several lists per host (host, parent,
+  /// registrable domain), host-only and domain cookies, long and short paths,
+  /// equal creation times, a partitioned cookie, one that expires in 30 s.
+  static func mixedJar(_ policy: ThirdPartyCookiePolicy) -> CookieJar {
+    var jar = sameSiteJar()
+    jar.set("chip=1; SameSite=None; Secure; Partitioned", Self.thirdParty)
+    jar.set("path=1; Path=/deep/er; Domain=site.com", from: "https://site.com/")
+    jar.set("long=1; Path=/deep/er/and/longer/still", from: "https://www.site.com/")
+    jar.set("host=1", from: "http://www.site.com/")
+    jar.set("www=1; Domain=www.site.com", from: "https://a.www.site.com/")
+    jar.set("a=1; Path=/deep", from: "https://a.www.site.com/deep/x")
+    jar.set("short=1; Max-Age=30; Domain=site.com", from: "https://site.com/", at: JarTesting.start)
+    for index in 0..<70 {
+      jar.set("many\(index)=\(index); Domain=site.com", from: "https://site.com/")
+    }
+    jar.set("late=1; Secure", from: "https://a.www.site.com/", at: JarTesting.start + 40)
+    jar.configuration.thirdPartyPolicy = policy
+    return jar
+  }
+
+  /// `cookieHeader` (which answers from reusable buffers when nothing in the
+  /// jar changes) gives the header `lookup` gives, and leaves the jar as
+  /// `lookup` does (expired cookies removed, last-access times refreshed).
+  @Test(arguments: ThirdPartyCookiePolicy.allCases)
+  func cookieHeaderAgreesWithLookup(policy: ThirdPartyCookiePolicy) {
+    let jar = Self.mixedJar(policy)
+    let contexts =
+      Self.contexts.map(\.1) + [
+        Self.thirdParty, .script(document: JarTesting.url("https://www.site.com/deep/er/x")),
+        .navigation(to: JarTesting.url("http://www.site.com/deep/er")),
+        .navigation(to: JarTesting.url("https://a.www.site.com/deep/er/and/longer/still/x")),
+        .navigation(to: JarTesting.url("https://x.a.www.site.com/deep/er/and")),
+      ]
+    for context in contexts {
+      // +40 s: "late" is fresh; +59 s: nothing to refresh yet; +61 s and
+      // +600 s: last-access refreshes and "short" has expired.
+      for offset in [0.0, 40, 59, 61, 600] {
+        let sites = ContextSites(context, facts: JarTesting.facts)
+        let now = JarTesting.start + offset
+        var viaHeader = jar
+        var viaLookup = jar
+        let header = viaHeader.cookieHeader(context, sites: sites, now: now)
+        let expected = viaLookup.lookup(context, sites: sites, now: now).header
+        #expect(header == expected, "\(context.url) at +\(offset)")
+        #expect(viaHeader.count == viaLookup.count)
+        #expect(viaHeader.allCookies == viaLookup.allCookies, "\(context.url) at +\(offset)")
+      }
+    }
+  }
+
+  /// Repeated lookups reuse the jar's buffers; a copy of the jar gets its own.
+  @Test func cookieHeaderOnCopiesOfAJar() {
+    var jar = Self.mixedJar(.allowAll)
+    let context = CookieRequestContext.navigation(
+      to: JarTesting.url("https://www.site.com/deep/er"))
+    let sites = ContextSites(context, facts: JarTesting.facts)
+    let first = jar.cookieHeader(context, sites: sites, now: JarTesting.start)
+    var copy = jar
+    #expect(copy.cookieHeader(context, sites: sites, now: JarTesting.start) == first)
+    #expect(jar.cookieHeader(context, sites: sites, now: JarTesting.start) == first)
+    #expect(first?.split(separator: ";").count ?? 0 > 70)
+  }
+}

@@ -65,6 +65,30 @@ import Testing
     #expect(facts.uncachedRegistrableDomain(host) == expected)
   }
 
+  /// The memoised walk over label suffixes answers what `psl_registrable_domain`
+  /// answers, on names from every corner of the list (wildcards, exceptions,
+  /// private entries, deep names, unknown TLDs, trailing dots, IPs).
+  @Test func walkAgreesWithLibpsl() {
+    var names = [
+      "www.example.com", "a.b.example.co.uk", "co.uk", "x.kawasaki.jp", "y.x.kawasaki.jp",
+      "city.kawasaki.jp", "a.city.kawasaki.jp", "b.a.city.kawasaki.jp", "kawasaki.jp",
+      "foo.github.io", "x.foo.github.io", "github.io", "bucket.s3.amazonaws.com",
+      "x.bucket.s3.amazonaws.com", "s3.amazonaws.com", "amazonaws.com", "forgot.his.name",
+      "x.forgot.his.name", "his.name", "x.his.name", "www.ck", "a.www.ck", "b.ck", "a.b.ck",
+      "localhost", "app.localhost", "a.b.unknowntld", "example.org.", "home.example.org.",
+      "WWW.Example.COM", "", ".", "a..b.com", "192.168.0.1", "0x7f.1", "[::1]",
+      "www.xn--e1afmkfd.xn--p1ai", "pvt.k12.ma.us", "x.pvt.k12.ma.us", "blogspot.co.uk",
+      "x.blogspot.co.uk",
+    ]
+    for tld in ["com", "net", "org", "uk", "co.uk", "jp", "io", "de", "app", "dev"] {
+      for label in ["a", "www.a", "x.y.a", "b-c", "a.b.c.d.e"] { names.append("\(label).\(tld)") }
+    }
+    for name in names {
+      #expect(
+        facts.walkedRegistrableDomain(name) == facts.uncachedRegistrableDomain(name), "\(name)")
+    }
+  }
+
   @Test(arguments: [
     ("bücher.example", "xn--bcher-kva.example"),
     ("www.bücher.de", "xn--bcher-kva.de"),

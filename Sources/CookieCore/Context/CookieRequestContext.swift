@@ -15,28 +15,111 @@ public struct CookieRequestContext: Sendable, Hashable {
   public var url: URLRecord
   /// Navigation or subresource.
   public var kind: Kind
-  /// The top-level document's URL; for a navigation, the request URL itself.
-  public var topLevelURL: URLRecord {
-    get { separateTopLevelURL ?? url }
-    set { separateTopLevelURL = newValue == url ? nil : newValue }
-  }
-  /// The top-level URL when it differs from `url` (kept apart so that the
-  /// common navigation context holds one URL, not two copies).
-  private var separateTopLevelURL: URLRecord?
-  /// The origin that started the request; `nil` for a browser-initiated
-  /// navigation (typed URL, bookmark), which counts as same-site.
-  public var initiator: URLRecord?
-  /// The HTTP method, upper-case.
-  public var method: String
-  /// Earlier URLs of this request's redirect chain, oldest first, not
-  /// including `url`.
-  public var redirectChain: [URLRecord]
   /// Who reads or writes: `.http` for headers, `.script` for a script API.
   public var source: CookieSource
   /// Whether the frame making the request sits below a cross-site ancestor
   /// (an embedded third-party iframe); the request URL itself is compared in
   /// addition.
   public var hasCrossSiteAncestorFrame: Bool
+  /// The top-level URL when it differs from `url`, the initiator, a method
+  /// other than GET and the redirect chain; `nil` when there is none of
+  /// these (a browser-initiated GET navigation, the common context), so that
+  /// a context is cheap to make and copy.
+  private var details: Details?
+
+  /// The top-level document's URL; for a navigation, the request URL itself.
+  public var topLevelURL: URLRecord {
+    get { details?.topLevelURL ?? url }
+    set {
+      let separate = newValue == url ? nil : newValue
+      change { $0.topLevelURL = separate }
+    }
+  }
+  /// The origin that started the request; `nil` for a browser-initiated
+  /// navigation (typed URL, bookmark), which counts as same-site.
+  public var initiator: URLRecord? {
+    get { details?.initiator }
+    set { change { $0.initiator = newValue } }
+  }
+  /// The HTTP method, upper-case.
+  public var method: String {
+    get { details?.method ?? "GET" }
+    set { change { $0.method = newValue } }
+  }
+  /// Earlier URLs of this request's redirect chain, oldest first, not
+  /// including `url`.
+  public var redirectChain: [URLRecord] {
+    get { details?.redirectChain ?? [] }
+    set { change { $0.redirectChain = newValue } }
+  }
+
+  /// The less common parts of a context, immutable and shared by copies.
+  final class Details: Sendable {
+    let topLevelURL: URLRecord?
+    let initiator: URLRecord?
+    let method: String
+    let redirectChain: [URLRecord]
+
+    /// `nil` when every part has its common value.
+    static func make(
+      topLevelURL: URLRecord?, initiator: URLRecord?, method: String, redirectChain: [URLRecord]
+    ) -> Details? {
+      if topLevelURL == nil && initiator == nil && method == "GET" && redirectChain.isEmpty {
+        return nil
+      }
+      return Details(
+        topLevelURL: topLevelURL, initiator: initiator, method: method,
+        redirectChain: redirectChain)
+    }
+
+    private init(
+      topLevelURL: URLRecord?, initiator: URLRecord?, method: String, redirectChain: [URLRecord]
+    ) {
+      self.topLevelURL = topLevelURL
+      self.initiator = initiator
+      self.method = method
+      self.redirectChain = redirectChain
+    }
+  }
+
+  /// The parts of ``Details`` as values, for changing one of them.
+  private struct DetailValues {
+    var topLevelURL: URLRecord?
+    var initiator: URLRecord?
+    var method: String
+    var redirectChain: [URLRecord]
+  }
+
+  /// Changes parts of ``details`` (a new, shared value).
+  private mutating func change(_ body: (inout DetailValues) -> Void) {
+    var values = DetailValues(
+      topLevelURL: details?.topLevelURL, initiator: details?.initiator,
+      method: details?.method ?? "GET", redirectChain: details?.redirectChain ?? [])
+    body(&values)
+    details = Details.make(
+      topLevelURL: values.topLevelURL, initiator: values.initiator, method: values.method,
+      redirectChain: values.redirectChain)
+  }
+
+  /// Equal when every property is.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.url == rhs.url && lhs.kind == rhs.kind && lhs.source == rhs.source
+      && lhs.hasCrossSiteAncestorFrame == rhs.hasCrossSiteAncestorFrame
+      && (lhs.details === rhs.details
+        || (lhs.topLevelURL == rhs.topLevelURL && lhs.initiator == rhs.initiator
+          && lhs.method == rhs.method && lhs.redirectChain == rhs.redirectChain))
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(url)
+    hasher.combine(kind)
+    hasher.combine(source)
+    hasher.combine(hasCrossSiteAncestorFrame)
+    hasher.combine(topLevelURL)
+    hasher.combine(initiator)
+    hasher.combine(method)
+    hasher.combine(redirectChain)
+  }
 
   /// A top-level navigation to `url`.
   public static func navigation(
@@ -44,9 +127,21 @@ public struct CookieRequestContext: Sendable, Hashable {
     redirectChain: [URLRecord] = []
   ) -> Self {
     Self(
-      url: url, kind: .navigation, topLevelURL: url, initiator: initiator,
-      method: Self.uppercased(method), redirectChain: redirectChain, source: .http,
-      hasCrossSiteAncestorFrame: false)
+      navigationTo: url, initiator: initiator, method: uppercased(method),
+      redirectChain: redirectChain)
+  }
+
+  /// A top-level navigation (see ``navigation(to:initiator:method:redirectChain:)``),
+  /// each field set once: contexts are made for every response and request.
+  private init(
+    navigationTo url: URLRecord, initiator: URLRecord?, method: String, redirectChain: [URLRecord]
+  ) {
+    self.url = url
+    kind = .navigation
+    source = .http
+    hasCrossSiteAncestorFrame = false
+    details = Details.make(
+      topLevelURL: nil, initiator: initiator, method: method, redirectChain: redirectChain)
   }
 
   /// The method upper-cased (HTTP methods are case-sensitive tokens, but the
@@ -86,12 +181,11 @@ public struct CookieRequestContext: Sendable, Hashable {
   ) {
     self.url = url
     self.kind = kind
-    separateTopLevelURL = kind == .navigation ? nil : topLevelURL
-    self.initiator = initiator
-    self.method = method
-    self.redirectChain = redirectChain
     self.source = source
     self.hasCrossSiteAncestorFrame = hasCrossSiteAncestorFrame
+    details = Details.make(
+      topLevelURL: kind == .navigation ? nil : topLevelURL, initiator: initiator, method: method,
+      redirectChain: redirectChain)
   }
 
   /// Whether the method is "safe" (RFC 9110 §9.2.1), as SameSite=Lax needs.
@@ -104,5 +198,5 @@ public struct CookieRequestContext: Sendable, Hashable {
 
   /// Whether the request URL can receive and set Secure cookies: https, wss,
   /// or a potentially trustworthy loopback host (Secure Contexts §3.2).
-  public var isSecureOrigin: Bool { url.isSecureScheme || url.host.isLoopback }
+  public var isSecureOrigin: Bool { url.isSecureOrigin }
 }

@@ -21,15 +21,13 @@ public enum SameSiteContext: Int, Sendable, Hashable, Comparable {
 /// definition. The sites themselves are computed only when asked for.
 public struct ContextSites: Sendable {
   private let facts: any DomainFacts
-  private let requestScheme: String
-  private let requestHost: URLHost
-  private let topLevelScheme: String
-  private let topLevelHost: URLHost
+  private let requestURL: URLRecord
+  private let topLevelURL: URLRecord
 
   /// The site of the request URL.
-  public var request: Site { Site(scheme: requestScheme, host: requestHost, facts: facts) }
+  public var request: Site { Site(requestURL, facts: facts) }
   /// The top-level site ("site for cookies").
-  public var topLevel: Site { Site(scheme: topLevelScheme, host: topLevelHost, facts: facts) }
+  public var topLevel: Site { Site(topLevelURL, facts: facts) }
   /// The SameSite context for reading cookies (sending the Cookie header).
   public let forRequest: SameSiteContext
   /// The SameSite context for writing cookies (processing Set-Cookie).
@@ -40,6 +38,12 @@ public struct ContextSites: Sendable {
   /// Whether the request sits below, or is, a frame cross-site with the
   /// top-level site (the partition key's ancestor bit).
   public let hasCrossSiteAncestor: Bool
+
+  /// ``topLevel``'s ``Site/serialized``, made directly.
+  var serializedTopLevelSite: String {
+    (topLevelURL.isSecureScheme ? "https://" : "http://")
+      + Site.registrableKey(of: topLevelURL.host, facts: facts)
+  }
 
   /// The partition key of this context (CHIPS).
   public var partitionKey: CookiePartitionKey {
@@ -67,17 +71,10 @@ public struct ContextSites: Sendable {
   /// any cookie; a subresource needs its URL and chain to be same-site (the
   /// initiator does not count). Script APIs compare the document with the
   /// top-level site.
-  public init(_ context: CookieRequestContext, facts: any DomainFacts) {
+  public init(_ context: borrowing CookieRequestContext, facts: any DomainFacts) {
     self.facts = facts
-    requestScheme = context.url.scheme
-    requestHost = context.url.host
-    if context.kind == .navigation {
-      topLevelScheme = requestScheme
-      topLevelHost = requestHost
-    } else {
-      topLevelScheme = context.topLevelURL.scheme
-      topLevelHost = context.topLevelURL.host
-    }
+    requestURL = context.url
+    topLevelURL = context.kind == .navigation ? context.url : context.topLevelURL
     let decision = Self.decide(context, facts: facts)
     forRequest = decision.forRequest
     forResponse = decision.forResponse

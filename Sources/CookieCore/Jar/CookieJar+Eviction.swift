@@ -8,17 +8,24 @@ extension CookieJar {
   /// the least recently used. A partition is limited per domain by count and
   /// by bytes; the whole jar is evicted only of cookies not used within the
   /// configured recent window.
-  mutating func enforceLimits(after cookie: Cookie, now: Date, changes: inout [CookieChange]) {
+  /// `list` is the index of the list that holds `cookie`.
+  mutating func enforceLimits(
+    after cookie: Cookie, inList list: Int, now: Date, changes: inout [CookieChange]
+  ) {
     let limits = configuration.limits
-    let site = byDomain.site(of: cookie.domain) ?? siteKey(forDomain: cookie.domain)
+    let site = byDomain.site(ofList: list)
     // Cheap test first: the site's cookie count bounds every per-site count.
-    let siteCount = siteCounts[site] ?? 0
+    let siteCount = byDomain.cookieCount(ofSite: site)
+    let partitionKey = cookie.partitionKey
     let needsSiteEviction =
-      cookie.partitionKey == nil
+      partitionKey == nil
       ? siteCount > limits.perDomain
-      : siteCount > limits.perPartitionDomain || siteCount * 4096 > limits.perPartitionDomainBytes
+      : siteCount > limits.perPartitionDomain
+        || siteCount.multipliedReportingOverflow(by: 4096).partialValue
+          > limits.perPartitionDomainBytes
     if needsSiteEviction {
-      enforceSiteLimits(site: site, partitionKey: cookie.partitionKey, now: now, changes: &changes)
+      enforceSiteLimits(
+        site: byDomain.key(ofSite: site), partitionKey: partitionKey, now: now, changes: &changes)
     }
     if count > limits.total { evictGlobally(now: now, changes: &changes) }
   }

@@ -15,44 +15,37 @@ extension CookieJar {
   ) -> CookieLookupResult {
     let scan = scan(context, sites: sites, now: now, explain: explain)
     var result = CookieLookupResult(
-      header: Self.header(scan.included), included: scan.included.map(\.payload.cookie),
+      header: Self.header(scan.included), included: scan.included.map(\.cookie),
       excluded: scan.excluded, changes: [], accessed: [])
     finish(scan, now: now, changes: &result.changes, accessed: &result.accessed)
     return result
   }
 
-  /// The Cookie header alone for a request: the hot path of a loader. Same
-  /// rules and side effects as ``lookup(_:sites:now:explain:)``, without
-  /// building the lists of cookies.
-  public mutating func cookieHeader(
-    _ context: CookieRequestContext, sites: ContextSites, now: Date
-  ) -> String? {
-    let scan = scan(context, sites: sites, now: now, explain: false)
-    let header = Self.header(scan.included)
-    if !scan.expired.isEmpty || scan.mayNeedAccessRefresh {
-      var changes: [CookieChange] = []
-      var accessed: [Cookie] = []
-      finish(scan, now: now, changes: &changes, accessed: &accessed)
-    }
-    return header
-  }
-
   /// A cookie a lookup sends: what header order and refreshing need, and
-  /// the shared payload (one reference: cheap to copy and sort).
+  /// the cookie's storage.
+  ///
+  /// The storage is referenced without retaining it: the jar holds it, and
+  /// the jar is not changed until the lookup's results are built (see
+  /// ``finish(_:now:changes:accessed:)``, which takes a strong reference
+  /// before changing anything).
   struct Included {
-    let payload: StoredCookie.Payload
+    unowned(unsafe) let storage: Cookie.Storage
     let pathLength: Int
     let created: Double
     let sequence: UInt64
-    let lastAccessed: Double
 
     init(_ stored: UnsafePointer<StoredCookie>) {
-      payload = stored.pointee.payload
+      storage = stored.pointee.cookie.storage
       pathLength = stored.pointee.pathLength
       created = stored.pointee.created
       sequence = stored.pointee.sequence
-      lastAccessed = stored.pointee.lastAccessed
     }
+
+    /// The cookie (a strong reference).
+    var cookie: Cookie { Cookie(storage: storage) }
+
+    /// When the cookie was last sent or set, in seconds since 1970.
+    var lastAccessed: Double { storage.fields.pointee.lastAccessedAt.timeIntervalSince1970 }
 
     /// §5.8.3 step 2 order, as ``StoredCookie/precedes(_:)``.
     @inline(__always)
@@ -84,15 +77,15 @@ extension CookieJar {
     _ context: CookieRequestContext, sites: ContextSites, now: Date, explain: Bool
   ) -> Scan {
     var scan = Scan()
-    let host = context.url.host.serialized
-    let isIP = context.url.host.isIPAddress
+    let host = context.url.serializedHost
+    let isIP = context.url.hostIsIPAddress
     let rules = LookupRules(
       context: context, sites: sites, configuration: configuration,
       now: now.timeIntervalSince1970)
     var contributingLists = 0
     var secondRunStart = 0
     if explain {
-      for domain in (domainsBySite[sites.request.host] ?? []).sorted() {
+      for domain in domains(ofSite: sites.request.host) {
         for stored in byDomain[domain] ?? [] {
           let domainMatches =
             stored.isHostOnly
@@ -159,35 +152,29 @@ extension CookieJar {
   }
 
   /// The Cookie header of cookies in header order (§5.8.3 step 4), `nil`
-  /// for none: the pairs joined with "; ", written into one buffer.
+  /// for none: their header pairs joined with "; ", written into one buffer.
   static func header(_ included: [Included]) -> String? {
-    guard let first = included.first else { return nil }
-    if included.count == 1 { return first.payload.pair }
-    var length = (included.count - 1) * 2
-    for cookie in included { length += cookie.payload.pair.utf8.count }
+    included.withUnsafeBufferPointer { header($0) }
+  }
+
+  /// ``header(_:)-([Included])`` of a buffer of cookies.
+  static func header(_ cookies: UnsafeBufferPointer<Included>) -> String? {
+    guard !cookies.isEmpty else { return nil }
+    var length = (cookies.count - 1) * 2
+    for cookie in cookies { length += cookie.storage.counts.pair }
     return String(unsafeUninitializedCapacity: length) { buffer in
-      var offset = 0
-      for (position, cookie) in included.enumerated() {
+      guard var target = buffer.baseAddress else { return 0 }
+      for position in cookies.indices {
         if position > 0 {
-          buffer[offset] = UInt8(ascii: ";")
-          buffer[offset + 1] = UInt8(ascii: " ")
-          offset += 2
+          target[0] = UInt8(ascii: ";")
+          target[1] = UInt8(ascii: " ")
+          target += 2
         }
-        let pair = cookie.payload.pair.utf8
-        if let copied = pair.withContiguousStorageIfAvailable({ source -> Int in
-          guard let base = source.baseAddress, let target = buffer.baseAddress else { return 0 }
-          (target + offset).update(from: base, count: source.count)
-          return source.count
-        }) {
-          offset += copied
-        } else {
-          for byte in pair {
-            buffer[offset] = byte
-            offset += 1
-          }
-        }
+        let pair = cookies[position].storage.pair
+        if let source = pair.baseAddress { target.update(from: source, count: pair.count) }
+        target += pair.count
       }
-      return offset
+      return length
     }
   }
 
@@ -205,7 +192,7 @@ extension CookieJar {
     let threshold = configuration.lastAccessUpdateThresholdSeconds
     for included in scan.included
     where now.timeIntervalSince1970 - included.lastAccessed >= threshold {
-      guard let found = find(included.payload.cookie.identity) else { continue }
+      guard let found = find(included.cookie.identity) else { continue }
       var cookie = found.stored.cookie
       cookie.lastAccessedAt = now
       replace(at: found.index, with: cookie)
@@ -232,6 +219,13 @@ struct LookupRules {
   let path: String
   let pathCount: Int
   let pathPrefix: UInt64
+  /// ``StoredCookie/flags`` that exclude a cookie in this context whatever
+  /// else holds: Secure to a non-secure origin, HttpOnly to a script.
+  let rejectedFlags: UInt8
+  /// Whether a cookie that is not partitioned is sent as soon as it
+  /// domain-matches, path-matches and has none of ``rejectedFlags``: a
+  /// same-site request under a policy that lets first-party cookies through.
+  let isSimple: Bool
 
   init(
     context: CookieRequestContext, sites: ContextSites, configuration: CookieJarConfiguration,
@@ -250,6 +244,11 @@ struct LookupRules {
     path = context.url.path
     pathCount = path.utf8.count
     pathPrefix = StoredCookie.prefix(path)
+    rejectedFlags =
+      (secureOrigin ? 0 : StoredCookie.Flags.secure) | (isScript ? StoredCookie.Flags.httpOnly : 0)
+    isSimple =
+      sameSite == .strict
+      && (policy == .allowAll || (!isThirdParty && policy != .blockAll))
   }
 
   @inline(__always)
@@ -297,13 +296,13 @@ struct LookupRules {
     list.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       // Fields are read through the pointer: no copy of the entry (which
-      // would retain its payload) for cookies that are not sent.
+      // would retain its cookie) for cookies that are not sent.
       for index in buffer.indices {
         let stored = base + index
         var inPartition = false
         if stored.pointee.isPartitioned {
-          if scan.partitionSite == nil { scan.partitionSite = sites.topLevel.serialized }
-          inPartition = isPartition(stored.pointee.payload, site: scan.partitionSite)
+          if scan.partitionSite == nil { scan.partitionSite = sites.serializedTopLevelSite }
+          inPartition = isPartition(stored.pointee.cookie, site: scan.partitionSite)
         }
         if stored.pointee.expiry <= now {
           scan.expired.append(stored.pointee)
@@ -342,14 +341,14 @@ struct LookupRules {
 
   /// Whether a partitioned cookie belongs to the request's partition, given
   /// the serialized top-level site.
-  func isPartition(_ payload: StoredCookie.Payload, site: String?) -> Bool {
-    guard let key = payload.cookie.partitionKey, let site else { return false }
+  func isPartition(_ cookie: Cookie, site: String?) -> Bool {
+    guard let key = cookie.partitionKey, let site else { return false }
     return sites.isPartition(key, serializedTopLevelSite: site)
   }
 
   /// Whether a partitioned cookie belongs to the request's partition.
   func inPartition(_ stored: StoredCookie) -> Bool {
-    isPartition(stored.payload, site: sites.topLevel.serialized)
+    isPartition(stored.cookie, site: sites.serializedTopLevelSite)
   }
 
   /// §5.1.4 path-match of the request path against the cookie's path,
@@ -363,7 +362,8 @@ struct LookupRules {
     if length > 8 {
       let headMatches = pathPrefix == stored.pointee.pathPrefix
       return headMatches
-        && CookiePath.matches(requestPath: path, cookiePath: stored.pointee.payload.cookie.path)
+        && CookiePath.matches(
+          requestPath: path, cookiePath: stored.pointee.cookie.storage.pathBytes)
     }
     let mask: UInt64 = length == 8 ? ~0 : (1 << (UInt64(length) * 8)) - 1
     guard pathPrefix & mask == stored.pointee.pathPrefix else { return false }

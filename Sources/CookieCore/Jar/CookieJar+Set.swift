@@ -13,13 +13,10 @@ extension CookieJar {
     _ line: UnsafeBufferPointer<UInt8>, context: CookieRequestContext, sites: ContextSites,
     now: Date
   ) -> SetCookieResult {
-    switch ParsedCookie.parse(line) {
-    case .failure(let failure):
-      return SetCookieResult(
-        cookie: nil, status: CookieInclusionStatus(CookieExclusionReason(failure)))
-    case .success(let parsed):
-      return setCookie(parsed, context: context, sites: sites, now: now)
-    }
+    store(
+      Cookie.creation(
+        parsing: line, context: context, sites: sites, now: now, configuration: configuration,
+        facts: facts), context: context, sites: sites, now: now)
   }
 
   /// Processes one `Set-Cookie` header value given as a string.
@@ -34,10 +31,19 @@ extension CookieJar {
   public mutating func setCookie(
     _ parsed: ParsedCookie, context: CookieRequestContext, sites: ContextSites, now: Date
   ) -> SetCookieResult {
-    var creation = Cookie.creation(
-      parsing: parsed, context: context, sites: sites, now: now, configuration: configuration,
-      facts: facts)
-    guard var cookie = creation.cookie else {
+    store(
+      Cookie.creation(
+        parsing: parsed, context: context, sites: sites, now: now, configuration: configuration,
+        facts: facts), context: context, sites: sites, now: now)
+  }
+
+  /// Applies third-party policy (§5.7 step 1) and step 14 to a line's
+  /// canonical cookie, then stores it.
+  mutating func store(
+    _ creation: consuming Cookie.Creation, context: CookieRequestContext, sites: ContextSites,
+    now: Date
+  ) -> SetCookieResult {
+    guard var cookie = creation.cookie.take() else {
       return SetCookieResult(cookie: nil, status: creation.status)
     }
     // Third-party cookie policy (§5.7 step 1: a user agent may ignore a cookie).
@@ -56,19 +62,32 @@ extension CookieJar {
     guard creation.status.isIncluded else {
       return SetCookieResult(cookie: cookie, status: creation.status)
     }
+    // The cookie's domain list and site, looked up once for what follows.
+    let domain = cookie.domain
+    let list = byDomain.index(of: domain)
+    var siteKey: String?
     // §5.7 step 14: a non-secure origin may not overwrite or shadow a Secure cookie.
-    if !cookie.isSecure && !context.isSecureOrigin && wouldShadowSecureCookie(cookie) {
-      return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
+    if !cookie.isSecure && !context.isSecureOrigin {
+      let site: Int?
+      if let list {
+        site = byDomain.site(ofList: list)
+      } else {
+        siteKey = self.siteKey(forDomain: domain)
+        site = siteKey.flatMap { byDomain.site(of: $0) }
+      }
+      if let site, wouldShadowSecureCookie(cookie, site: site) {
+        return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
+      }
     }
-    return store(cookie, now: now)
+    return store(cookie, list: list, siteKey: siteKey, now: now)
   }
 
   /// Stores a cookie given through the store's API (imports, the CLI): the
   /// rules every cookie must meet are checked, contexts and policies are not.
   public mutating func setCookie(_ cookie: Cookie, now: Date) -> SetCookieResult {
     var status = cookie.validationStatus()
-    if cookie.name.utf8.count + cookie.value.utf8.count > 4096 { status.insert(.tooLarge) }
-    if cookie.name.isEmpty && cookie.value.isEmpty { status.insert(.emptyNameAndValue) }
+    if cookie.byteCount > 4096 { status.insert(.tooLarge) }
+    if cookie.byteCount == 0 { status.insert(.emptyNameAndValue) }
     if Self.hasControlCharacter(cookie.name) || Self.hasControlCharacter(cookie.value) {
       status.insert(.disallowedCharacter)
     }
@@ -76,55 +95,69 @@ extension CookieJar {
     if domainStart == nil || domainStart == UInt8(ascii: ".") { status.insert(.invalidDomain) }
     if cookie.path.utf8.first != UInt8(ascii: "/") { status.insert(.notOnPath) }
     guard status.isIncluded else { return SetCookieResult(cookie: cookie, status: status) }
-    return store(cookie, now: now)
+    return store(cookie, list: byDomain.index(of: cookie.domain), now: now)
   }
 
   /// §5.7 steps 22–25 for an accepted cookie: replace its twin (keeping the
   /// twin's creation time), drop it if expired, then enforce the limits.
-  mutating func store(_ cookie: Cookie, now: Date) -> SetCookieResult {
-    var cookie = cookie
-    var changes: [CookieChange] = []
-    let identity = cookie.identity
-    if let existing = find(identity) {
+  /// `list` is the index of the cookie's domain list, `nil` when it has none;
+  /// `siteKey` its site key when already known.
+  mutating func store(
+    _ newCookie: consuming Cookie, list: Int?, siteKey: String? = nil, now: Date
+  ) -> SetCookieResult {
+    var cookie = newCookie
+    let recorded: SetCookieResult.Changes
+    let storedIn: Int
+    if let list, let existing = find(twinOf: cookie, inList: list) {
+      let twin = existing.stored.cookie
       // Step 22: a script API cannot overwrite an HttpOnly cookie.
-      if existing.stored.cookie.isHTTPOnly && !cookie.source.isHTTP {
+      if existing.stored.isHTTPOnly && !cookie.source.isHTTP {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteHTTPOnly))
       }
-      cookie.createdAt = existing.stored.cookie.createdAt
+      cookie.createdAt = twin.createdAt
       if cookie.isExpired(at: now) {
-        remove(identity)
-        changes.append(CookieChange(cookie: existing.stored.cookie, cause: .expired))
-        return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), changes: changes)
+        remove(twin.identity)
+        return SetCookieResult(
+          cookie: cookie, status: CookieInclusionStatus(),
+          changes: [CookieChange(cookie: twin, cause: .expired)])
       }
-      replace(at: existing.index, with: cookie)
-      changes.append(CookieChange(cookie: existing.stored.cookie, cause: .overwritten))
+      replace(at: existing.index, inList: list, with: cookie)
+      storedIn = list
+      recorded = .replaced(twin: twin, by: cookie)
     } else {
       if cookie.isExpired(at: now) {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.expired))
       }
-      add(cookie)
+      storedIn = add(cookie, list: list, siteKey: siteKey)
+      recorded = .inserted(cookie)
     }
-    changes.append(CookieChange(cookie: cookie, cause: .inserted))
-    enforceLimits(after: cookie, now: now, changes: &changes)
-    return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), changes: changes)
+    var evicted: [CookieChange] = []
+    enforceLimits(after: cookie, inList: storedIn, now: now, changes: &evicted)
+    return SetCookieResult(
+      cookie: cookie, status: CookieInclusionStatus(),
+      recorded: evicted.isEmpty ? recorded : .list(recorded.list + evicted))
   }
 
   /// §5.7 step 14: whether the jar holds a Secure cookie of the same name and
   /// partition whose domain domain-matches the new one's (or vice versa) and
-  /// whose path the new cookie's path path-matches.
-  func wouldShadowSecureCookie(_ cookie: Cookie) -> Bool {
-    let site = byDomain.site(of: cookie.domain) ?? siteKey(forDomain: cookie.domain)
-    let isIP = CookieDomain.isIPLiteral(cookie.domain)
-    for domain in domainsBySite[site] ?? [] {
+  /// whose path the new cookie's path path-matches. `site` is the index of
+  /// the cookie's site (only its lists can hold such a cookie).
+  func wouldShadowSecureCookie(_ cookie: Cookie, site: Int) -> Bool {
+    let cookieDomain = cookie.domain
+    let isIP = CookieDomain.isIPLiteral(cookieDomain)
+    let name = cookie.storage.nameBytes
+    let path = cookie.storage.pathBytes
+    for list in byDomain.lists(ofSite: site) {
+      let domain = byDomain.domain(at: Int(list))
       guard
-        CookieDomain.matches(host: domain, isIPAddress: isIP, domain: cookie.domain)
-          || CookieDomain.matches(host: cookie.domain, isIPAddress: isIP, domain: domain)
+        CookieDomain.matches(host: domain, isIPAddress: isIP, domain: cookieDomain)
+          || CookieDomain.matches(host: cookieDomain, isIPAddress: isIP, domain: domain)
       else { continue }
-      for stored in byDomain[domain] ?? [] {
-        let existing = stored.cookie
-        if existing.isSecure && existing.name == cookie.name
-          && existing.partitionKey == cookie.partitionKey
-          && CookiePath.matches(requestPath: cookie.path, cookiePath: existing.path)
+      for stored in byDomain.cookies(at: Int(list)) where stored.isSecure {
+        let existing = stored.cookie.storage
+        if existing.nameBytes.bytesEqual(name)
+          && existing.fields.pointee.partitionKey == cookie.partitionKey
+          && CookiePath.matches(requestPath: path, cookiePath: existing.pathBytes)
         {
           return true
         }

@@ -16,16 +16,15 @@ public struct CookieJar: Sendable {
   /// The public suffix list and IDNA.
   public let facts: any DomainFacts
 
-  /// Cookies by exact domain, each list in header order.
+  /// Cookies by exact domain, each list in header order, grouped by site
+  /// key (registrable domain) with each site's cookie count.
   var byDomain = DomainTable()
-  /// The domains that hold cookies, by site key (registrable domain).
-  var domainsBySite: [String: Set<String>] = [:]
-  /// The number of cookies per site key.
-  var siteCounts: [String: Int] = [:]
   /// The number of cookies in the jar.
   public private(set) var count = 0
   /// The next insertion sequence number (see `StoredCookie.sequence`).
   var nextSequence: UInt64 = 0
+  /// Buffers reused by lookups (see ``LookupScratch``).
+  var lookupScratch = LookupScratch()
 
   /// An empty jar.
   public init(configuration: CookieJarConfiguration, facts: any DomainFacts) {
@@ -48,10 +47,7 @@ public struct CookieJar: Sendable {
       var unique: [CookieIdentity: StoredCookie] = [:]
       for stored in list { unique[stored.cookie.identity] = stored }
       let sorted = unique.values.sorted { $0.precedes($1) }
-      let site = siteKey(forDomain: domain)
-      byDomain.create(domain, site: site, cookies: sorted)
-      domainsBySite[site, default: []].insert(domain)
-      siteCounts[site, default: 0] += sorted.count
+      byDomain.create(domain, site: siteKey(forDomain: domain), cookies: sorted)
       count += sorted.count
     }
   }
@@ -63,11 +59,17 @@ public struct CookieJar: Sendable {
 
   /// The cookies of one site key (see ``siteKey(forDomain:)``).
   public func cookies(ofSite site: String) -> [Cookie] {
-    (domainsBySite[site] ?? []).sorted().flatMap { (byDomain[$0] ?? []).map(\.cookie) }
+    domains(ofSite: site).flatMap { (byDomain[$0] ?? []).map(\.cookie) }
+  }
+
+  /// The domains that hold cookies of one site key, sorted.
+  func domains(ofSite site: String) -> [String] {
+    guard let index = byDomain.site(of: site) else { return [] }
+    return byDomain.lists(ofSite: index).map { byDomain.domain(at: Int($0)) }.sorted()
   }
 
   /// The site keys (registrable domains) that hold cookies.
-  public var sites: [String] { domainsBySite.keys.sorted() }
+  public var sites: [String] { byDomain.siteKeys.sorted() }
 
   /// The key cookies of `domain` are grouped under: its registrable domain,
   /// or the domain itself for IP literals and public suffixes.
@@ -88,73 +90,102 @@ public struct CookieJar: Sendable {
     return index.map { ($0, list[$0]) }
   }
 
+  /// Finds the cookie with the identity of `cookie` (its twin).
+  func find(twinOf cookie: Cookie) -> (index: Int, stored: StoredCookie)? {
+    byDomain.index(of: cookie.domain).flatMap { find(twinOf: cookie, inList: $0) }
+  }
+
+  /// Finds the twin of `cookie` in the list at `list` (its domain's).
+  func find(twinOf cookie: Cookie, inList listIndex: Int) -> (index: Int, stored: StoredCookie)? {
+    let storage = cookie.storage
+    let fields = storage.fields
+    let list = byDomain.cookies(at: listIndex)
+    let name = storage.nameBytes
+    let path = storage.pathBytes
+    let index = list.withUnsafeBufferPointer { buffer -> Int? in
+      guard let base = buffer.baseAddress else { return nil }
+      for index in buffer.indices {
+        let stored = base + index
+        guard stored.pointee.isHostOnly == fields.pointee.isHostOnly,
+          stored.pointee.pathLength == path.count
+        else { continue }
+        let other = stored.pointee.cookie.storage
+        if other.nameBytes.bytesEqual(name) && other.pathBytes.bytesEqual(path)
+          && other.fields.pointee.partitionKey == fields.pointee.partitionKey
+        {
+          return index
+        }
+      }
+      return nil
+    }
+    return index.map { ($0, list[$0]) }
+  }
+
   /// Whether the stored cookie has `identity`, read through the pointer
   /// (no copy of the cookie).
   @inline(__always)
   static func matches(_ stored: UnsafePointer<StoredCookie>, _ identity: CookieIdentity) -> Bool {
     stored.pointee.isHostOnly == identity.isHostOnly
-      && stored.pointee.payload.cookie.name == identity.name
-      && stored.pointee.payload.cookie.path == identity.path
-      && stored.pointee.payload.cookie.partitionKey == identity.partitionKey
+      && stored.pointee.cookie.storage.nameBytes.bytesEqual(identity.name)
+      && stored.pointee.cookie.storage.pathBytes.bytesEqual(identity.path)
+      && stored.pointee.cookie.partitionKey == identity.partitionKey
   }
 
-  /// Adds a cookie that has no identity twin in the jar, at its header-order place.
-  mutating func add(_ cookie: Cookie) {
+  /// Adds a cookie that has no identity twin in the jar, at its header-order
+  /// place in the list at `list` (its domain's), or in a new list of the
+  /// site `siteKey` (computed when not given). Returns the list's index.
+  @discardableResult
+  mutating func add(_ cookie: Cookie, list: Int?, siteKey: String? = nil) -> Int {
     let stored = StoredCookie(cookie, sequence: nextSequence)
     nextSequence += 1
-    let domain = cookie.domain
-    let inserted: Bool? = byDomain.modify(domain) { list in
-      // Usually the newest cookie goes last (or near the end): search from there.
-      let position = list.lastIndex(where: { !stored.precedes($0) }).map { $0 + 1 } ?? 0
-      list.insert(stored, at: position)
-      return true
-    }
-    let site: String
-    if inserted == nil {
-      site = siteKey(forDomain: domain)
-      byDomain.create(domain, site: site, cookies: [stored])
-      domainsBySite[site, default: []].insert(domain)
-    } else {
-      site = byDomain.site(of: domain) ?? siteKey(forDomain: domain)
-    }
-    siteCounts[site, default: 0] += 1
     count += 1
+    if let list {
+      byDomain.modify(listAt: list) { cookies in
+        // Usually the newest cookie goes last (or near the end): search from there.
+        let position = cookies.lastIndex(where: { !stored.precedes($0) }).map { $0 + 1 } ?? 0
+        cookies.insert(stored, at: position)
+      }
+      return list
+    }
+    let domain = cookie.domain
+    return byDomain.create(
+      domain, site: siteKey ?? self.siteKey(forDomain: domain), cookies: [stored])
   }
 
-  /// Replaces the cookie at `index` of its domain list with one of the same
-  /// identity and ordering keys (it keeps the twin's sequence).
-  mutating func replace(at index: Int, with cookie: Cookie) {
-    byDomain.modify(cookie.domain) { list in
-      guard list.indices.contains(index) else { return }
-      list[index] = StoredCookie(cookie, sequence: list[index].sequence)
+  /// Adds a cookie that has no identity twin in the jar.
+  mutating func add(_ cookie: Cookie) {
+    add(cookie, list: byDomain.index(of: cookie.domain))
+  }
+
+  /// Replaces the cookie at `index` of the list at `list` with one of the
+  /// same identity and ordering keys (it keeps the twin's sequence).
+  mutating func replace(at index: Int, inList list: Int, with cookie: Cookie) {
+    byDomain.modify(listAt: list) { cookies in
+      guard cookies.indices.contains(index) else { return }
+      cookies[index] = StoredCookie(cookie, sequence: cookies[index].sequence)
     }
+  }
+
+  /// Replaces the cookie at `index` of its domain list (see
+  /// ``replace(at:inList:with:)``).
+  mutating func replace(at index: Int, with cookie: Cookie) {
+    guard let list = byDomain.index(of: cookie.domain) else { return }
+    replace(at: index, inList: list, with: cookie)
   }
 
   /// Removes the cookie with `identity`; returns it.
   @discardableResult
   mutating func remove(_ identity: CookieIdentity) -> Cookie? {
-    let domain = identity.domain
-    let site = byDomain.site(of: domain) ?? siteKey(forDomain: domain)
-    var listEmptied = false
-    let removed = byDomain.modify(domain) { list -> Cookie? in
-      let index = list.withUnsafeBufferPointer { buffer -> Int? in
+    guard let list = byDomain.index(of: identity.domain) else { return nil }
+    let removed = byDomain.modify(listAt: list) { cookies -> Cookie? in
+      let index = cookies.withUnsafeBufferPointer { buffer -> Int? in
         guard let base = buffer.baseAddress else { return nil }
         for index in buffer.indices where Self.matches(base + index, identity) { return index }
         return nil
       }
-      guard let index else { return nil }
-      let cookie = list.remove(at: index).cookie
-      listEmptied = list.isEmpty
-      return cookie
+      return index.map { cookies.remove(at: $0).cookie }
     }
-    guard let removed, let cookie = removed else { return nil }
-    count -= 1
-    siteCounts[site, default: 1] -= 1
-    if siteCounts[site] == 0 { siteCounts[site] = nil }
-    if listEmptied {
-      domainsBySite[site]?.remove(domain)
-      if domainsBySite[site]?.isEmpty == true { domainsBySite[site] = nil }
-    }
-    return cookie
+    if removed != nil { count -= 1 }
+    return removed
   }
 }

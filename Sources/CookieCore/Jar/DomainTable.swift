@@ -1,81 +1,141 @@
 import Foundation
 
-/// The jar's cookie lists by exact domain: an open-addressing hash table
-/// whose hash can be computed for every parent domain of a host in one
-/// backward pass over the host's bytes, so that a lookup probes the host and
-/// each parent domain without building a string for any of them.
+/// The jar's cookie lists by exact domain, and the sites (registrable
+/// domains) they belong to, with each site's cookie count.
 ///
-/// The hash is FNV-1a over the domain's bytes taken from the last to the
-/// first; a domain's hash is therefore a prefix of the computation of any
-/// host ending in it.
+/// Lists and sites are open-addressing hash tables (``SlotTable``). A list's
+/// hash can be computed for every parent domain of a host in one backward
+/// pass over the host's bytes, so that a lookup probes the host and each
+/// parent domain without building a string for any of them: the hash is
+/// FNV-1a over the domain's bytes taken from the last to the first, so a
+/// domain's hash is a prefix of the computation for any host ending in it.
+///
+/// Lists and sites are addressed by index (stable while they exist), so that
+/// one `Set-Cookie` line hashes its domain once and then updates its list and
+/// its site's count directly. A list left empty is removed, and a site left
+/// without lists with it.
 struct DomainTable: Sendable {
-  /// Per list index: the domain, its hash, its cookies (empty = free slot).
-  private var domains: [String] = []
-  private var hashes: [UInt64] = []
-  private var cookieLists: [[StoredCookie]] = []
-  private var siteKeys: [String] = []
-  private var slots: [Int32] = Array(repeating: Self.empty, count: 16)
-  private var freeLists: [Int32] = []
-  private var used = 0
-  private var tombstones = 0
+  private struct List {
+    var cookies: [StoredCookie]
+    var hash: UInt64
+    var domain: String
+    var site: Int32
+  }
 
-  private static let empty: Int32 = -1
-  private static let deleted: Int32 = -2
+  private struct Site {
+    var key: String
+    var hash: UInt64
+    var cookieCount: Int
+    /// The indices of its lists.
+    var lists: [Int32]
+  }
+
+  private var lists: [List] = []
+  private var freeLists: [Int32] = []
+  private var listSlots = SlotTable()
+  private var sites: [Site] = []
+  private var freeSites: [Int32] = []
+  private var siteSlots = SlotTable()
+
   private static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
   private static let prime: UInt64 = 0x100_0000_01b3
 
-  /// The number of domains.
-  var count: Int { used }
+  /// The number of lists (domains with cookies).
+  private(set) var count = 0
 
-  /// The domains with cookies.
-  var keys: [String] { domains.indices.filter { !cookieLists[$0].isEmpty }.map { domains[$0] } }
-
-  /// Every cookie list.
-  var values: [[StoredCookie]] { cookieLists.filter { !$0.isEmpty } }
-
-  /// The hash of a whole domain.
+  /// The hash of a whole domain (or site key).
   static func hash(_ domain: String) -> UInt64 {
-    let fast = domain.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
-      var hash = offsetBasis
-      var position = bytes.count
-      while position > 0 {
-        position -= 1
-        hash = (hash ^ UInt64(bytes[position])) &* prime
-      }
-      return hash
-    }
-    if let fast { return fast }
+    var domain = domain
+    return domain.withUTF8(hash)
+  }
+
+  /// The hash of a domain's bytes.
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var hash = offsetBasis
-    for byte in Array(domain.utf8).reversed() { hash = (hash ^ UInt64(byte)) &* prime }
+    var position = bytes.count
+    while position > 0 {
+      position -= 1
+      hash = (hash ^ UInt64(bytes[position])) &* prime
+    }
     return hash
   }
 
-  /// The cookies of `domain`. Lists are created with ``create(_:site:cookies:)``
-  /// and changed with ``modify(_:_:)``.
+  // MARK: - Lists
+
+  /// The index of the list of `domain`.
+  func index(of domain: String) -> Int? {
+    var domain = domain
+    return domain.withUTF8 { index(ofList: $0, hash: Self.hash($0)) }
+  }
+
+  /// The cookies of `domain`.
   subscript(domain: String) -> [StoredCookie]? {
-    index(of: domain, hash: Self.hash(domain)).map { cookieLists[Int($0)] }
+    index(of: domain).map { lists[$0].cookies }
   }
 
-  /// Creates the list of `domain` (which must have none), remembering its site key.
-  mutating func create(_ domain: String, site: String, cookies: [StoredCookie]) {
-    insert(domain, site: site, hash: Self.hash(domain), cookies: cookies)
+  /// The cookies of the list at `index`.
+  func cookies(at index: Int) -> [StoredCookie] { lists[index].cookies }
+
+  /// The domain of the list at `index`.
+  func domain(at index: Int) -> String { lists[index].domain }
+
+  /// The site of the list at `index`.
+  func site(ofList index: Int) -> Int { Int(lists[index].site) }
+
+  /// The domains with cookies.
+  var keys: [String] { lists.lazy.filter { !$0.cookies.isEmpty }.map(\.domain) }
+
+  /// Every cookie list.
+  var values: [[StoredCookie]] { lists.lazy.filter { !$0.cookies.isEmpty }.map(\.cookies) }
+
+  /// Creates the list of `domain` (which must have none) in the site
+  /// `siteKey`, creating the site if needed; returns the list's index.
+  @discardableResult
+  mutating func create(_ domain: String, site siteKey: String, cookies: [StoredCookie]) -> Int {
+    let site = self.site(of: siteKey) ?? createSite(siteKey)
+    let list: Int
+    let entry = List(cookies: cookies, hash: Self.hash(domain), domain: domain, site: Int32(site))
+    if let free = freeLists.popLast() {
+      list = Int(free)
+      lists[list] = entry
+    } else {
+      list = lists.count
+      lists.append(entry)
+    }
+    listSlots.insert(list, hash: entry.hash) { lists[$0].hash }
+    sites[site].lists.append(Int32(list))
+    sites[site].cookieCount += cookies.count
+    count += 1
+    return list
   }
 
-  /// The site key remembered for `domain`'s list (empty when not given).
-  func site(of domain: String) -> String? {
-    index(of: domain, hash: Self.hash(domain)).map { siteKeys[Int($0)] }
-  }
-
-  /// Mutates the list of `domain` in place (no copy of the array); `nil`
-  /// when the domain has no list. A list left empty is removed.
+  /// Mutates the list at `index` in place (no copy of the array), keeping
+  /// its site's cookie count; a list left empty is removed, and its site if
+  /// it was the site's last.
   mutating func modify<Result>(
-    _ domain: String, _ body: (inout [StoredCookie]) -> Result
-  ) -> Result? {
-    let hash = Self.hash(domain)
-    guard let existing = index(of: domain, hash: hash) else { return nil }
-    let result = body(&cookieLists[Int(existing)])
-    if cookieLists[Int(existing)].isEmpty { remove(at: existing, hash: hash) }
+    listAt index: Int, _ body: (inout [StoredCookie]) -> Result
+  ) -> Result {
+    let before = lists[index].cookies.count
+    let result = body(&lists[index].cookies)
+    let after = lists[index].cookies.count
+    let site = Int(lists[index].site)
+    sites[site].cookieCount += after - before
+    if after == 0 { removeList(index) }
     return result
+  }
+
+  private mutating func removeList(_ index: Int) {
+    listSlots.remove(index, hash: lists[index].hash)
+    let site = Int(lists[index].site)
+    lists[index] = List(cookies: [], hash: 0, domain: "", site: -1)
+    freeLists.append(Int32(index))
+    count -= 1
+    sites[site].lists.removeAll { $0 == Int32(index) }
+    if sites[site].lists.isEmpty {
+      siteSlots.remove(site, hash: sites[site].hash)
+      sites[site] = Site(key: "", hash: 0, cookieCount: 0, lists: [])
+      freeSites.append(Int32(site))
+    }
   }
 
   /// Calls `body` with the cookies of `host` (`isHost` true) and of each of
@@ -83,7 +143,8 @@ struct DomainTable: Sendable {
   func forEachList(
     ofHostAndParents host: String, isIPAddress: Bool, _ body: ([StoredCookie], Bool) -> Void
   ) {
-    host.utf8.withContiguousStorageIfAvailable { bytes in
+    var host = host
+    host.withUTF8 { bytes in
       var hash = Self.offsetBasis
       var position = bytes.count
       while position > 0 {
@@ -92,90 +153,127 @@ struct DomainTable: Sendable {
         let atLabelStart = position == 0 || bytes[position - 1] == UInt8(ascii: ".")
         guard atLabelStart, position == 0 || !isIPAddress else { continue }
         if let index = index(
-          matching: UnsafeBufferPointer(rebasing: bytes[position...]), hash: hash)
+          ofList: UnsafeBufferPointer(rebasing: bytes[position...]), hash: hash)
         {
-          body(cookieLists[Int(index)], position == 0)
+          body(lists[index].cookies, position == 0)
         }
       }
     }
   }
 
-  // MARK: - Open addressing
-
-  private func index(of domain: String, hash: UInt64) -> Int32? {
-    domain.utf8.withContiguousStorageIfAvailable { index(matching: $0, hash: hash) } ?? nil
+  private func index(ofList bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
+    listSlots.find(hash: hash) { lists[$0].hash == hash && Self.equal(lists[$0].domain, bytes) }
   }
 
-  private func index(matching bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int32? {
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let index = slots[slot]
-      if index == Self.empty { return nil }
-      if index >= 0, hashes[Int(index)] == hash, Self.equal(domains[Int(index)], bytes) {
-        return index
-      }
-      slot = (slot + 1) & mask
+  // MARK: - Sites
+
+  /// The index of the site `key`.
+  func site(of key: String) -> Int? {
+    let hash = Self.hash(key)
+    return siteSlots.find(hash: hash) { sites[$0].hash == hash && sites[$0].key == key }
+  }
+
+  /// The key of the site at `index`.
+  func key(ofSite index: Int) -> String { sites[index].key }
+
+  /// The number of cookies of the site at `index`.
+  func cookieCount(ofSite index: Int) -> Int { sites[index].cookieCount }
+
+  /// The indices of the lists of the site at `index`.
+  func lists(ofSite index: Int) -> [Int32] { sites[index].lists }
+
+  /// The site keys with cookies.
+  var siteKeys: [String] { sites.lazy.filter { !$0.lists.isEmpty }.map(\.key) }
+
+  private mutating func createSite(_ key: String) -> Int {
+    let entry = Site(key: key, hash: Self.hash(key), cookieCount: 0, lists: [])
+    let site: Int
+    if let free = freeSites.popLast() {
+      site = Int(free)
+      sites[site] = entry
+    } else {
+      site = sites.count
+      sites.append(entry)
     }
+    siteSlots.insert(site, hash: entry.hash) { sites[$0].hash }
+    return site
   }
 
   private static func equal(_ domain: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    domain.utf8.withContiguousStorageIfAvailable { stored in
-      stored.count == bytes.count
-        && (stored.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, stored.count) == 0)
-    } ?? domain.utf8.elementsEqual(bytes)
+    domain.utf8.withContiguousStorageIfAvailable { $0.bytesEqual(bytes) }
+      ?? domain.utf8.elementsEqual(bytes)
+  }
+}
+
+/// An open-addressing index (linear probing) from hashes to entry indices.
+///
+/// Each slot packs the upper 32 bits of an entry's hash (a tag, compared
+/// before the entry is looked at) with its index plus 2; 0 is a free slot and
+/// 1 a deleted one. The table is kept at most three quarters full, deleted
+/// slots included.
+struct SlotTable: Sendable {
+  private var slots: [UInt64] = Array(repeating: 0, count: 16)
+  private var used = 0
+  private var deleted = 0
+
+  private static let free: UInt64 = 0
+  private static let tombstone: UInt64 = 1
+
+  @inline(__always)
+  private static func tag(_ hash: UInt64) -> UInt64 { hash & 0xFFFF_FFFF_0000_0000 }
+
+  /// The index whose hash is `hash` and for which `matches` holds.
+  @inline(__always)
+  func find(hash: UInt64, _ matches: (Int) -> Bool) -> Int? {
+    let mask = slots.count - 1
+    let tag = Self.tag(hash)
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    return slots.withUnsafeBufferPointer { slots in
+      while true {
+        let value = slots[slot]
+        if value == Self.free { return nil }
+        if value & 0xFFFF_FFFF_0000_0000 == tag && value > Self.tombstone {
+          let index = Int(value & 0xFFFF_FFFF) - 2
+          if matches(index) { return index }
+        }
+        slot = (slot + 1) & mask
+      }
+    }
   }
 
-  private mutating func insert(
-    _ domain: String, site: String, hash: UInt64, cookies: [StoredCookie]
-  ) {
-    if (used + tombstones + 1) * 4 > slots.count * 3 { rehash(capacity: max(16, (used + 1) * 4)) }
-    let index: Int32
-    if let free = freeLists.popLast() {
-      index = free
-      domains[Int(free)] = domain
-      hashes[Int(free)] = hash
-      cookieLists[Int(free)] = cookies
-      siteKeys[Int(free)] = site
-    } else {
-      index = Int32(domains.count)
-      domains.append(domain)
-      hashes.append(hash)
-      cookieLists.append(cookies)
-      siteKeys.append(site)
-    }
+  /// Adds `index` with `hash`; `hashOf` gives the hash of any index in the
+  /// table (to place them again when the table grows).
+  mutating func insert(_ index: Int, hash: UInt64, hashOf: (Int) -> UInt64) {
+    if (used + deleted + 1) * 4 > slots.count * 3 { rebuild(capacity: (used + 1) * 2, hashOf) }
     place(index, hash: hash)
     used += 1
   }
 
-  private mutating func place(_ index: Int32, hash: UInt64) {
+  /// Removes `index`, whose hash is `hash`.
+  mutating func remove(_ index: Int, hash: UInt64) {
     let mask = slots.count - 1
+    let value = Self.tag(hash) | UInt64(index + 2)
     var slot = Int(truncatingIfNeeded: hash) & mask
-    while slots[slot] >= 0 { slot = (slot + 1) & mask }
-    if slots[slot] == Self.deleted { tombstones -= 1 }
-    slots[slot] = index
-  }
-
-  private mutating func remove(at index: Int32, hash: UInt64) {
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while slots[slot] != index { slot = (slot + 1) & mask }
-    slots[slot] = Self.deleted
-    tombstones += 1
-    domains[Int(index)] = ""
-    cookieLists[Int(index)] = []
-    siteKeys[Int(index)] = ""
-    freeLists.append(index)
+    while slots[slot] != value { slot = (slot + 1) & mask }
+    slots[slot] = Self.tombstone
     used -= 1
+    deleted += 1
   }
 
-  private mutating func rehash(capacity: Int) {
+  private mutating func place(_ index: Int, hash: UInt64) {
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot] > Self.tombstone { slot = (slot + 1) & mask }
+    if slots[slot] == Self.tombstone { deleted -= 1 }
+    slots[slot] = Self.tag(hash) | UInt64(index + 2)
+  }
+
+  private mutating func rebuild(capacity: Int, _ hashOf: (Int) -> UInt64) {
+    let indices = slots.filter { $0 > Self.tombstone }.map { Int($0 & 0xFFFF_FFFF) - 2 }
     var size = 16
-    while size < capacity { size <<= 1 }
-    slots = Array(repeating: Self.empty, count: size)
-    tombstones = 0
-    for index in cookieLists.indices where !cookieLists[index].isEmpty {
-      place(Int32(index), hash: hashes[Int(index)])
-    }
+    while size < capacity * 2 { size <<= 1 }
+    slots = Array(repeating: Self.free, count: size)
+    deleted = 0
+    for index in indices { place(index, hash: hashOf(index)) }
   }
 }

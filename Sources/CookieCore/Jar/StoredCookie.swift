@@ -2,24 +2,13 @@ import Foundation
 
 /// A cookie as the jar holds it: the fields lookups test, stored inline so
 /// that a domain's list is one contiguous array scanned without chasing
-/// pointers, plus a reference to the full cookie and its `name=value` pair
-/// (read only for cookies that are sent).
+/// pointers (56 bytes a cookie), plus the full cookie (one reference to its
+/// shared storage, read only for cookies that are sent).
 ///
 /// Immutable: changing a cookie means replacing its `StoredCookie`.
 struct StoredCookie: Sendable {
-  /// The full cookie and its header pair, shared and immutable.
-  final class Payload: Sendable {
-    let cookie: Cookie
-    /// `name=value`, or the value of a nameless cookie (§5.8.3 step 4).
-    let pair: String
-
-    init(_ cookie: Cookie) {
-      self.cookie = cookie
-      pair = cookie.headerPair
-    }
-  }
-
-  let payload: Payload
+  /// The full cookie.
+  let cookie: Cookie
   /// Seconds since 1970 of the expiry, `.infinity` for a session cookie.
   let expiry: Double
   /// Seconds since 1970 of the creation (the second ordering key).
@@ -33,35 +22,49 @@ struct StoredCookie: Sendable {
   /// The first 8 bytes of the path, little-endian, zero-padded.
   let pathPrefix: UInt64
   /// The path length in bytes (the first ordering key, §5.8.3 step 2).
-  let pathLength: Int
+  let pathLength32: UInt32
   /// The byte before the end of the path (its last byte).
   let pathLastByte: UInt8
-  let isHostOnly: Bool
-  let isSecure: Bool
-  let isHTTPOnly: Bool
-  let isPartitioned: Bool
-  let sameSite: SameSite
+  /// Host-only, Secure, HttpOnly and Partitioned (``Flags``), and the
+  /// SameSite raw value in the two high bits.
+  let flags: UInt8
 
-  init(_ cookie: Cookie, sequence: UInt64) {
-    payload = Payload(cookie)
-    self.sequence = sequence
-    expiry = cookie.expiresAt?.timeIntervalSince1970 ?? .infinity
-    created = cookie.createdAt.timeIntervalSince1970
-    lastAccessed = cookie.lastAccessedAt.timeIntervalSince1970
-    pathPrefix = Self.prefix(cookie.path)
-    pathLength = cookie.path.utf8.count
-    pathLastByte = cookie.path.utf8.last ?? 0
-    isHostOnly = cookie.isHostOnly
-    isSecure = cookie.isSecure
-    isHTTPOnly = cookie.isHTTPOnly
-    isPartitioned = cookie.partitionKey != nil
-    sameSite = cookie.sameSite
+  /// The bits of ``flags``.
+  enum Flags {
+    static let hostOnly: UInt8 = 1
+    static let secure: UInt8 = 2
+    static let httpOnly: UInt8 = 4
+    static let partitioned: UInt8 = 8
+    static let sameSiteShift: UInt8 = 6
   }
 
-  /// The full cookie.
-  var cookie: Cookie { payload.cookie }
-  /// `name=value`, or the value of a nameless cookie.
-  var pair: String { payload.pair }
+  init(_ cookie: Cookie, sequence: UInt64) {
+    self.cookie = cookie
+    self.sequence = sequence
+    let storage = cookie.storage
+    let fields = storage.fields
+    expiry = fields.pointee.expiresAt?.timeIntervalSince1970 ?? .infinity
+    created = fields.pointee.createdAt.timeIntervalSince1970
+    lastAccessed = fields.pointee.lastAccessedAt.timeIntervalSince1970
+    let path = storage.pathBytes
+    pathPrefix = Self.prefix(path)
+    pathLength32 = UInt32(truncatingIfNeeded: path.count)
+    pathLastByte = path.last ?? 0
+    var flags = UInt8(truncatingIfNeeded: fields.pointee.sameSite.rawValue) << Flags.sameSiteShift
+    if fields.pointee.isHostOnly { flags |= Flags.hostOnly }
+    if fields.pointee.isSecure { flags |= Flags.secure }
+    if fields.pointee.isHTTPOnly { flags |= Flags.httpOnly }
+    if fields.pointee.partitionKey != nil { flags |= Flags.partitioned }
+    self.flags = flags
+  }
+
+  /// The path length in bytes.
+  var pathLength: Int { Int(pathLength32) }
+  var isHostOnly: Bool { flags & Flags.hostOnly != 0 }
+  var isSecure: Bool { flags & Flags.secure != 0 }
+  var isHTTPOnly: Bool { flags & Flags.httpOnly != 0 }
+  var isPartitioned: Bool { flags & Flags.partitioned != 0 }
+  var sameSite: SameSite { SameSite(rawValue: Int(flags >> Flags.sameSiteShift)) ?? .unspecified }
 
   /// Whether this cookie is sent before `other` (§5.8.3 step 2: longer paths
   /// first, then earlier creation times).
@@ -82,16 +85,15 @@ struct StoredCookie: Sendable {
 
   /// The first 8 bytes of `string`, little-endian, zero-padded.
   static func prefix(_ string: String) -> UInt64 {
-    let fast = string.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
-      var value: UInt64 = 0
-      for index in 0..<min(8, bytes.count) { value |= UInt64(bytes[index]) << (UInt64(index) * 8) }
-      return value
-    }
-    if let fast { return fast }
+    var string = string
+    return string.withUTF8(prefix)
+  }
+
+  /// The first 8 of `bytes`, little-endian, zero-padded.
+  @inline(__always)
+  static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var value: UInt64 = 0
-    for (index, byte) in string.utf8.prefix(8).enumerated() {
-      value |= UInt64(byte) << (UInt64(index) * 8)
-    }
+    for index in 0..<min(8, bytes.count) { value |= UInt64(bytes[index]) << (UInt64(index) * 8) }
     return value
   }
 }

@@ -26,62 +26,171 @@ extension Cookie {
     parsing parsed: ParsedCookie, context: CookieRequestContext, sites: ContextSites, now: Date,
     configuration: CookieJarConfiguration, facts: some DomainFacts
   ) -> Creation {
-    var status = CookieInclusionStatus()
     let url = context.url
-
     // Steps 5–8: Domain.
-    let domain: String
-    let isHostOnly: Bool
-    if let attribute = parsed.domain, !attribute.isEmpty {
-      switch resolveDomain(attribute: attribute, host: url.host, facts: facts) {
-      case .resolved(let resolvedDomain, let resolvedHostOnly):
-        (domain, isHostOnly) = (resolvedDomain, resolvedHostOnly)
+    var domain = url.serializedHost
+    var isHostOnly = true
+    if var attribute = parsed.domain, !attribute.isEmpty {
+      switch attribute.withUTF8({ resolveDomain(attribute: $0, host: url, facts: facts) }) {
+      case .host(let hostOnly): isHostOnly = hostOnly
+      case .attribute: (domain, isHostOnly) = (attribute, false)
       case .rejected(let reason):
-        status.insert(reason)
-        return Creation(cookie: nil, status: status)
+        return Creation(cookie: nil, status: CookieInclusionStatus(reason))
       }
-    } else {
-      domain = url.host.serialized
-      isHostOnly = true
     }
-
-    // Step 4: expiry, Max-Age over Expires, capped (§5.6.1, §5.6.2).
-    let cap = now.addingTimeInterval(configuration.maximumAgeSeconds)
-    var expiresAt: Date?
-    if let maxAge = parsed.maxAge {
-      expiresAt =
-        maxAge <= 0
-        ? Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01, "earliest representable"
-        : min(now.addingTimeInterval(Double(maxAge)), cap)
-    } else if let expires = parsed.expires {
-      expiresAt = min(expires, cap)
-    }
-
     let cookie = Cookie(
       name: parsed.name, value: parsed.value, domain: domain, isHostOnly: isHostOnly,
-      path: parsed.path ?? CookiePath.defaultPath(of: url.path), expiresAt: expiresAt,
+      path: parsed.path ?? CookiePath.defaultPath(of: url.path),
+      expiresAt: expiry(
+        maxAge: parsed.maxAge, expires: parsed.expires?.timeIntervalSince1970, now: now,
+        configuration: configuration),
       createdAt: now, lastAccessedAt: now, lastUpdatedAt: now, isSecure: parsed.secure,
       isHTTPOnly: parsed.httpOnly, sameSite: parsed.sameSite,
       partitionKey: parsed.partitioned ? sites.partitionKey : nil,
       sourceScheme: url.isSecureScheme ? .secure : .nonSecure, sourcePort: url.effectivePort,
       source: context.source)
+    return Creation(
+      cookie: cookie,
+      status: status(
+        of: cookie, partitioned: parsed.partitioned, context: context, sites: sites,
+        configuration: configuration))
+  }
 
+  /// Parses (RFC 6265bis §5.6) and canonicalises (§5.7 steps 3–21) one
+  /// `Set-Cookie` header value received for `context`: what
+  /// ``ParsedCookie/parse(_:)-(UnsafeBufferPointer<UInt8>)`` followed by
+  /// ``creation(parsing:context:sites:now:configuration:facts:)-(ParsedCookie,_,_,_,_,_)``
+  /// give, with each string made once, in its final form. A line that §5.6
+  /// ignores gives no cookie and its ``CookieExclusionReason``.
+  ///
+  /// - Parameters:
+  ///   - line: the header value (without "Set-Cookie:"), raw bytes.
+  ///   - context: the request whose response carried the line.
+  ///   - sites: the sites of `context`, computed once per response.
+  ///   - now: the current time (creation and last-access time).
+  ///   - configuration: the 400-day cap and SameSite enforcement.
+  ///   - facts: the public suffix list.
+  public static func creation(
+    parsing line: UnsafeBufferPointer<UInt8>, context: CookieRequestContext, sites: ContextSites,
+    now: Date, configuration: CookieJarConfiguration, facts: some DomainFacts
+  ) -> Creation {
+    let parsed: SetCookieLine
+    switch ParsedCookie.scan(line) {
+    case .failure(let failure):
+      return Creation(cookie: nil, status: CookieInclusionStatus(CookieExclusionReason(failure)))
+    case .success(let success): parsed = success
+    }
+    // A successful scan means a non-empty line.
+    let p = line.baseAddress.unsafelyUnwrapped
+    let url = context.url
+    // Steps 5–8: Domain.
+    var domain = url.serializedHost
+    var isHostOnly = true
+    if parsed.hasDomain {
+      let count = parsed.domainEnd - parsed.domainStart
+      let resolution = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) {
+        attribute in
+        // §5.6.3: lower-cased.
+        for index in 0..<count {
+          let byte = p[parsed.domainStart + index]
+          attribute[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+        }
+        let resolution = resolveDomain(
+          attribute: UnsafeBufferPointer(attribute), host: url, facts: facts)
+        if case .attribute = resolution {
+          domain = String(decoding: attribute, as: UTF8.self)
+          isHostOnly = false
+        }
+        return resolution
+      }
+      switch resolution {
+      case .host(let hostOnly): isHostOnly = hostOnly
+      case .attribute: break
+      case .rejected(let reason):
+        return Creation(cookie: nil, status: CookieInclusionStatus(reason))
+      }
+    }
+    let fields = Fields(
+      domain: domain, isHostOnly: isHostOnly,
+      expiresAt: expiry(
+        maxAge: parsed.maxAge, expires: parsed.expires.map(Double.init), now: now,
+        configuration: configuration),
+      createdAt: now, lastAccessedAt: now, lastUpdatedAt: now, isSecure: parsed.secure,
+      isHTTPOnly: parsed.httpOnly, sameSite: parsed.sameSite,
+      partitionKey: parsed.partitioned ? sites.partitionKey : nil,
+      sourceScheme: url.isSecureScheme ? .secure : .nonSecure, sourcePort: url.effectivePort,
+      source: context.source)
+    // The name, value and path bytes go from the line into the cookie's
+    // storage; the default-path is a prefix of the request path.
+    let name = UnsafeBufferPointer(
+      start: p + parsed.nameStart, count: parsed.nameEnd - parsed.nameStart)
+    let value = UnsafeBufferPointer(
+      start: p + parsed.valueStart, count: parsed.valueEnd - parsed.valueStart)
+    let cookie: Cookie
+    if parsed.pathStart >= 0 {
+      let path = UnsafeBufferPointer(
+        start: p + parsed.pathStart, count: parsed.pathEnd - parsed.pathStart)
+      cookie = Cookie(storage: .make(fields, name: name, value: value, path: path))
+    } else {
+      var requestPath = url.path
+      cookie = requestPath.withUTF8 { requestPath in
+        if let length = CookiePath.defaultPathLength(of: requestPath) {
+          let path = UnsafeBufferPointer(rebasing: requestPath[..<length])
+          return Cookie(storage: .make(fields, name: name, value: value, path: path))
+        }
+        return withUnsafeBytes(of: UInt8(ascii: "/")) {
+          Cookie(
+            storage: .make(
+              fields, name: name, value: value, path: $0.assumingMemoryBound(to: UInt8.self)))
+        }
+      }
+    }
+    return Creation(
+      cookie: cookie,
+      status: status(
+        of: cookie, partitioned: parsed.partitioned, context: context, sites: sites,
+        configuration: configuration))
+  }
+
+  /// Step 4: the expiry, Max-Age over Expires (seconds since 1970), capped
+  /// (§5.6.1, §5.6.2); `nil` for a session cookie.
+  @inline(__always)
+  static func expiry(
+    maxAge: Int64?, expires: Double?, now: Date, configuration: CookieJarConfiguration
+  ) -> Date? {
+    let cap = now.timeIntervalSince1970 + configuration.maximumAgeSeconds
+    if let maxAge {
+      // 0001-01-01, "the earliest representable date and time".
+      if maxAge <= 0 { return Date(timeIntervalSince1970: -62_135_596_800) }
+      return Date(timeIntervalSince1970: min(now.timeIntervalSince1970 + Double(maxAge), cap))
+    }
+    return expires.map { Date(timeIntervalSince1970: min($0, cap)) }
+  }
+
+  /// Steps 11, 13, 16–21 and the CHIPS rule for a cookie made from a line
+  /// (`partitioned`: the line had the Partitioned attribute).
+  static func status(
+    of cookie: Cookie, partitioned: Bool, context: CookieRequestContext, sites: ContextSites,
+    configuration: CookieJarConfiguration
+  ) -> CookieInclusionStatus {
+    var status = CookieInclusionStatus()
+    let fields = cookie.storage.fields
     // Step 11: Secure only from secure origins.
-    if cookie.isSecure && !context.isSecureOrigin { status.insert(.secureOnly) }
+    if fields.pointee.isSecure && !context.isSecureOrigin { status.insert(.secureOnly) }
     // CHIPS: the Partitioned attribute requires Secure. (Cookies partitioned by
     // the partition-third-party policy need not be Secure.)
-    if parsed.partitioned && !parsed.secure { status.insert(.partitionedWithoutSecure) }
+    if partitioned && !fields.pointee.isSecure { status.insert(.partitionedWithoutSecure) }
     // Step 13: non-HTTP APIs cannot set HttpOnly.
-    if cookie.isHTTPOnly && !context.source.isHTTP { status.insert(.httpOnly) }
+    if fields.pointee.isHTTPOnly && !context.source.isHTTP { status.insert(.httpOnly) }
     // Step 16: SameSite cookies from cross-site subresources.
     if sites.forResponse == .crossSite,
       let reason = sameSiteExclusion(
-        cookie.sameSite, enforcement: configuration.sameSiteEnforcement)
+        fields.pointee.sameSite, enforcement: configuration.sameSiteEnforcement)
     {
       status.insert(reason)
     }
     status.merge(cookie.validationStatus())
-    return Creation(cookie: cookie, status: status)
+    return status
   }
 
   /// The rules every stored cookie must meet whoever set it: §5.7 steps 17–21
@@ -105,44 +214,56 @@ extension Cookie {
     }
   }
 
-  /// The cookie domain a Domain attribute gives, or why it gives none.
+  /// What a Domain attribute makes of the cookie's domain.
   enum DomainResolution {
-    case resolved(String, isHostOnly: Bool)
+    /// The request host (serialized), host-only or not.
+    case host(isHostOnly: Bool)
+    /// The attribute itself, not host-only.
+    case attribute
+    /// The attribute is unusable.
     case rejected(CookieExclusionReason)
   }
 
-  /// §5.7 steps 6–8 for a non-empty Domain attribute: the cookie's domain and
-  /// host-only flag, or why the attribute is unusable.
+  /// §5.7 steps 6–8 for a non-empty Domain attribute (lower-cased, without
+  /// its leading "."): the cookie's domain and host-only flag, or why the
+  /// attribute is unusable.
   static func resolveDomain(
-    attribute: String, host: URLHost, facts: some DomainFacts
+    attribute: UnsafeBufferPointer<UInt8>, host url: URLRecord, facts: some DomainFacts
   ) -> DomainResolution {
     // Step 6: non-ASCII Domain attributes are rejected.
-    let isASCII =
-      attribute.utf8.withContiguousStorageIfAvailable { bytes in
-        var combined: UInt8 = 0
-        for byte in bytes { combined |= byte }
-        return combined < 0x80
-      } ?? attribute.utf8.allSatisfy { $0 < 0x80 }
-    guard isASCII else { return .rejected(.invalidDomain) }
-    switch host {
-    case .domain(let hostName):
+    var combined: UInt8 = 0
+    for byte in attribute { combined |= byte }
+    guard combined < 0x80 else { return .rejected(.invalidDomain) }
+    var hostName = url.serializedHost
+    return hostName.withUTF8 { host in
+      let equalsHost =
+        host.count == attribute.count
+        && memcmp(
+          host.baseAddress.unsafelyUnwrapped, attribute.baseAddress.unsafelyUnwrapped, host.count)
+          == 0
+      guard !url.hostIsIPAddress else {
+        // An IP literal: the attribute must name the same address (with or
+        // without brackets); the cookie stays host-only.
+        let bare =
+          host.count == attribute.count + 2 && host.first == UInt8(ascii: "[")
+          && memcmp(
+            host.baseAddress.unsafelyUnwrapped + 1, attribute.baseAddress.unsafelyUnwrapped,
+            attribute.count) == 0
+        return equalsHost || bare ? .host(isHostOnly: true) : .rejected(.domainMismatch)
+      }
       // Step 7: a public suffix is only allowed as the host itself (host-only).
-      if facts.isPublicSuffix(attribute) {
-        return attribute == hostName
-          ? .resolved(hostName, isHostOnly: true) : .rejected(.publicSuffix)
+      if facts.isPublicSuffix(utf8: attribute) {
+        return equalsHost ? .host(isHostOnly: true) : .rejected(.publicSuffix)
       }
       // Step 8: the host must domain-match the attribute.
-      guard CookieDomain.matches(host: hostName, isIPAddress: false, domain: attribute) else {
-        return .rejected(.domainMismatch)
-      }
-      return .resolved(attribute, isHostOnly: false)
-    case .ipv4, .ipv6:
-      // An IP literal: the attribute must name the same address; the cookie
-      // stays host-only.
-      let serialized = host.serialized
-      let bare = serialized.hasPrefix("[") ? String(serialized.dropFirst().dropLast()) : serialized
-      guard attribute == serialized || attribute == bare else { return .rejected(.domainMismatch) }
-      return .resolved(serialized, isHostOnly: true)
+      if equalsHost { return .host(isHostOnly: false) }
+      let start = host.count - attribute.count
+      guard start > 0, host[start - 1] == UInt8(ascii: "."),
+        memcmp(
+          host.baseAddress.unsafelyUnwrapped + start, attribute.baseAddress.unsafelyUnwrapped,
+          attribute.count) == 0
+      else { return .rejected(.domainMismatch) }
+      return .attribute
     }
   }
 }

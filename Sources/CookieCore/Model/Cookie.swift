@@ -8,38 +8,91 @@ import Foundation
 ///
 /// The `description` never shows the value.
 public struct Cookie: Sendable, Hashable {
+  /// The fields, shared by copies and copied on write: a cookie travels
+  /// through results, change lists and the jar, and a copy is one retain.
+  /// (`nonisolated(unsafe)`: see ``Storage`` for why sharing it is safe.)
+  nonisolated(unsafe) private(set) var storage: Storage
+
   /// The cookie name; empty for a nameless cookie (`Set-Cookie: foo`).
-  public var name: String
+  public var name: String {
+    get { String(decoding: storage.nameBytes, as: UTF8.self) }
+    set { rebuild(name: newValue) }
+  }
   /// The cookie value, exactly as received (quotes kept).
-  public var value: String
+  public var value: String {
+    get { String(decoding: storage.valueBytes, as: UTF8.self) }
+    set { rebuild(value: newValue) }
+  }
   /// The canonical domain: lower-case ASCII, no leading dot.
-  public var domain: String
+  public var domain: String {
+    get { storage.fields.pointee.domain }
+    set { uniqueStorage().fields.pointee.domain = newValue }
+  }
   /// True when the cookie is sent only to `domain` itself (no Domain attribute).
-  public var isHostOnly: Bool
+  public var isHostOnly: Bool {
+    get { storage.fields.pointee.isHostOnly }
+    set { uniqueStorage().fields.pointee.isHostOnly = newValue }
+  }
   /// The cookie path (an explicit `Path` or the default-path, §5.1.4).
-  public var path: String
+  public var path: String {
+    get { String(decoding: storage.pathBytes, as: UTF8.self) }
+    set { rebuild(path: newValue) }
+  }
   /// When the cookie expires; `nil` for a session cookie.
-  public var expiresAt: Date?
+  public var expiresAt: Date? {
+    get { storage.fields.pointee.expiresAt }
+    set { uniqueStorage().fields.pointee.expiresAt = newValue }
+  }
   /// When the cookie was first created (kept when it is replaced).
-  public var createdAt: Date
+  public var createdAt: Date {
+    get { storage.fields.pointee.createdAt }
+    set { uniqueStorage().fields.pointee.createdAt = newValue }
+  }
   /// When the cookie was last sent or set.
-  public var lastAccessedAt: Date
+  public var lastAccessedAt: Date {
+    get { storage.fields.pointee.lastAccessedAt }
+    set { uniqueStorage().fields.pointee.lastAccessedAt = newValue }
+  }
   /// When the cookie was last written (set or replaced); used by "modified since".
-  public var lastUpdatedAt: Date
+  public var lastUpdatedAt: Date {
+    get { storage.fields.pointee.lastUpdatedAt }
+    set { uniqueStorage().fields.pointee.lastUpdatedAt = newValue }
+  }
   /// `Secure`: sent only to secure origins.
-  public var isSecure: Bool
+  public var isSecure: Bool {
+    get { storage.fields.pointee.isSecure }
+    set { uniqueStorage().fields.pointee.isSecure = newValue }
+  }
   /// `HttpOnly`: invisible to script APIs.
-  public var isHTTPOnly: Bool
+  public var isHTTPOnly: Bool {
+    get { storage.fields.pointee.isHTTPOnly }
+    set { uniqueStorage().fields.pointee.isHTTPOnly = newValue }
+  }
   /// The `SameSite` attribute, with `unspecified` kept distinct from `none`.
-  public var sameSite: SameSite
+  public var sameSite: SameSite {
+    get { storage.fields.pointee.sameSite }
+    set { uniqueStorage().fields.pointee.sameSite = newValue }
+  }
   /// The partition (CHIPS) this cookie lives in; `nil` for an unpartitioned cookie.
-  public var partitionKey: CookiePartitionKey?
+  public var partitionKey: CookiePartitionKey? {
+    get { storage.fields.pointee.partitionKey }
+    set { uniqueStorage().fields.pointee.partitionKey = newValue }
+  }
   /// Whether the setting origin was secure.
-  public var sourceScheme: CookieSourceScheme
+  public var sourceScheme: CookieSourceScheme {
+    get { storage.fields.pointee.sourceScheme }
+    set { uniqueStorage().fields.pointee.sourceScheme = newValue }
+  }
   /// The port of the setting origin; `nil` when unknown.
-  public var sourcePort: Int?
+  public var sourcePort: Int? {
+    get { storage.fields.pointee.sourcePort }
+    set { uniqueStorage().fields.pointee.sourcePort = newValue }
+  }
   /// Who set the cookie.
-  public var source: CookieSource
+  public var source: CookieSource {
+    get { storage.fields.pointee.source }
+    set { uniqueStorage().fields.pointee.source = newValue }
+  }
 
   /// Creates a cookie from stored fields (persistence, imports, the API).
   /// Callers vouch for validity; the store re-checks API-set cookies.
@@ -49,23 +102,37 @@ public struct Cookie: Sendable, Hashable {
     isSecure: Bool, isHTTPOnly: Bool, sameSite: SameSite, partitionKey: CookiePartitionKey?,
     sourceScheme: CookieSourceScheme, sourcePort: Int?, source: CookieSource
   ) {
-    self.name = name
-    self.value = value
-    self.domain = domain
-    self.isHostOnly = isHostOnly
-    self.path = path
-    self.expiresAt = expiresAt
-    self.createdAt = createdAt
-    self.lastAccessedAt = lastAccessedAt
-    self.lastUpdatedAt = lastUpdatedAt ?? createdAt
-    self.isSecure = isSecure
-    self.isHTTPOnly = isHTTPOnly
-    self.sameSite = sameSite
-    self.partitionKey = partitionKey
-    self.sourceScheme = sourceScheme
-    self.sourcePort = sourcePort
-    self.source = source
+    storage = Storage.make(
+      Fields(
+        domain: domain, isHostOnly: isHostOnly, expiresAt: expiresAt, createdAt: createdAt,
+        lastAccessedAt: lastAccessedAt, lastUpdatedAt: lastUpdatedAt ?? createdAt,
+        isSecure: isSecure, isHTTPOnly: isHTTPOnly, sameSite: sameSite, partitionKey: partitionKey,
+        sourceScheme: sourceScheme, sourcePort: sourcePort, source: source),
+      name: name, value: value, path: path)
   }
+
+  /// A cookie sharing `storage`.
+  init(storage: Storage) { self.storage = storage }
+
+  /// The storage, copied first when another cookie shares it.
+  private mutating func uniqueStorage() -> Storage {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    return storage
+  }
+
+  /// Changes the name, the value or the path: a new storage with the new bytes.
+  private mutating func rebuild(name: String? = nil, value: String? = nil, path: String? = nil) {
+    storage = Storage.make(
+      storage.fields.pointee, name: name ?? self.name, value: value ?? self.value,
+      path: path ?? self.path)
+  }
+
+  /// Equal when every field is (names, values and paths byte for byte).
+  public static func == (lhs: Cookie, rhs: Cookie) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.hasEqualContents(rhs.storage)
+  }
+
+  public func hash(into hasher: inout Hasher) { storage.hash(into: &hasher) }
 
   /// A session cookie lives until the store (or the session) ends.
   public var isSession: Bool { expiresAt == nil }
@@ -87,10 +154,13 @@ public struct Cookie: Sendable, Hashable {
   }
 
   /// The bytes this cookie costs against size limits: name plus value.
-  public var byteCount: Int { name.utf8.count + value.utf8.count }
+  public var byteCount: Int {
+    let counts = storage.counts
+    return Int(counts.name) + Int(counts.value)
+  }
 
   /// `name=value`, or just the value for a nameless cookie (§5.8.3 step 4).
-  public var headerPair: String { name.isEmpty ? value : "\(name)=\(value)" }
+  public var headerPair: String { String(decoding: storage.pair, as: UTF8.self) }
 }
 
 /// The identity of a cookie: two cookies with equal identities cannot both be

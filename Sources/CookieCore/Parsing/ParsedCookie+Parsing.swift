@@ -3,9 +3,9 @@ import Foundation  // only for Date
 /// The parsing algorithm of RFC 6265bis §5.6 on raw octets.
 ///
 /// The whole line is read once, left to right. Name, value and attributes
-/// are kept as index ranges into the input; a `String` is created only for
-/// the final name, value, domain and path, after the line is known to be
-/// acceptable.
+/// are kept as index ranges into the input (``SetCookieLine``); a `String`
+/// is created only for the final name, value, domain and path, after the
+/// line is known to be acceptable.
 extension ParsedCookie {
   /// The largest name plus value, in octets (RFC 6265bis §5.6 step 5).
   public static let maximumNameValueOctets = 4096
@@ -25,16 +25,38 @@ extension ParsedCookie {
   public static func parse(
     _ bytes: UnsafeBufferPointer<UInt8>
   ) -> Result<ParsedCookie, SetCookieParseFailure> {
+    scan(bytes).map { line in
+      // A non-empty line (the empty one has an empty name and value).
+      let p = bytes.baseAddress.unsafelyUnwrapped
+      return ParsedCookie(
+        name: string(p, line.nameStart, line.nameEnd - line.nameStart),
+        value: string(p, line.valueStart, line.valueEnd - line.valueStart),
+        expires: line.expires.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+        maxAge: line.maxAge,
+        domain: line.hasDomain ? asciiLowercasedString(p, line.domainStart, line.domainEnd) : nil,
+        path: line.pathStart >= 0 ? string(p, line.pathStart, line.pathEnd - line.pathStart) : nil,
+        secure: line.secure,
+        httpOnly: line.httpOnly,
+        partitioned: line.partitioned,
+        sameSite: line.sameSite)
+    }
+  }
+
+  /// RFC 6265bis §5.6 on `bytes`: the parts of the line as octet ranges of
+  /// `bytes` (see ``SetCookieLine``), or why the line is ignored.
+  static func scan(
+    _ bytes: UnsafeBufferPointer<UInt8>
+  ) -> Result<SetCookieLine, SetCookieParseFailure> {
     // The empty string has an empty name and an empty value.
     guard let base = bytes.baseAddress, bytes.count > 0 else {
       return .failure(.emptyNameAndValue)
     }
-    return parse(base, count: bytes.count)
+    return scan(base, count: bytes.count)
   }
 
-  private static func parse(
+  private static func scan(
     _ p: UnsafePointer<UInt8>, count n: Int
-  ) -> Result<ParsedCookie, SetCookieParseFailure> {
+  ) -> Result<SetCookieLine, SetCookieParseFailure> {
     // Steps 1 and 2: the name-value-pair is everything up to the first ";".
     // The CTL check of step 1 is folded into the scans of the whole line.
     var i = 0
@@ -78,16 +100,8 @@ extension ParsedCookie {
     }
 
     // The cookie-attribute-list, reduced to the last attribute of each kind.
-    var expires: Int64? = nil
-    var maxAge: Int64? = nil
-    var domainStart = -1  // -1: no Domain attribute yet.
-    var domainEnd = -1
-    var pathStart = -1  // -1: default-path.
-    var pathEnd = -1
-    var secure = false
-    var httpOnly = false
-    var partitioned = false
-    var sameSite = SameSite.unspecified
+    var line = SetCookieLine(
+      nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd)
 
     // Unparsed-attributes steps 1-3: while anything is left, drop the ";"
     // and take the cookie-av up to the next ";".
@@ -127,10 +141,10 @@ extension ParsedCookie {
           // §5.6.4: an empty value or one not starting with "/" means the
           // default-path, which replaces any earlier Path.
           if valCount == 0 || p[valStart] != 0x2F {
-            pathStart = -1
+            line.pathStart = -1
           } else {
-            pathStart = valStart
-            pathEnd = valEnd
+            line.pathStart = valStart
+            line.pathEnd = valEnd
           }
         }
       case 6:
@@ -139,35 +153,35 @@ extension ParsedCookie {
           // §5.6.3: an empty value is ignored (SHOULD); otherwise drop one
           // leading "." (lower-casing happens when the String is made).
           if valCount > 0 {
-            domainStart = p[valStart] == 0x2E ? valStart + 1 : valStart
-            domainEnd = valEnd
+            line.domainStart = p[valStart] == 0x2E ? valStart + 1 : valStart
+            line.domainEnd = valEnd
           }
         } else if word == 0x6572_7563_6573 {  // "secure"
-          secure = true  // §5.6.5
+          line.secure = true  // §5.6.5
         }
       case 7:
         let word = foldedWord(p, attrStart, 7, n)
         if word == 0x73_6572_6970_7865 {  // "expires"
           // §5.6.1: a value that is not a cookie-date is ignored.
           if let seconds = CookieDate.parse(p + valStart, count: valCount) {
-            expires = seconds
+            line.expires = seconds
           }
         } else if word == 0x65_6761_2D78_616D {  // "max-age"
           // §5.6.2.
-          if let seconds = parseMaxAge(p, valStart, valEnd) { maxAge = seconds }
+          if let seconds = parseMaxAge(p, valStart, valEnd) { line.maxAge = seconds }
         }
       case 8:
         let word = foldedWord(p, attrStart, 8, n)
         if word == 0x796C_6E6F_7074_7468 {  // "httponly"
-          httpOnly = true  // §5.6.6
+          line.httpOnly = true  // §5.6.6
         } else if word == 0x6574_6973_656D_6173 {  // "samesite"
-          sameSite = parseSameSite(p, valStart, valCount, n)  // §5.6.7
+          line.sameSite = parseSameSite(p, valStart, valCount, n)  // §5.6.7
         }
       case 11:
         if foldedWord(p, attrStart, 8, n) == 0x6F69_7469_7472_6170  // "partitio"
           && foldedWord(p, attrStart + 8, 3, n) == 0x64_656E  // "ned"
         {
-          partitioned = true  // CHIPS
+          line.partitioned = true  // CHIPS
         }
       default:
         break
@@ -181,23 +195,7 @@ extension ParsedCookie {
         return .failure(.invalidEncoding)
       }
     }
-    let name = string(p, nameStart, nameCount)
-    let value = string(p, valueStart, valueCount)
-
-    // Build the result in one go (no intermediate copy of the strings).
-    let cookie = ParsedCookie(
-      name: name,
-      value: value,
-      expires: expires.map { Date(timeIntervalSince1970: TimeInterval($0)) },
-      maxAge: maxAge,
-      domain: domainStart >= 0 && domainEnd > domainStart
-        ? asciiLowercasedString(p, domainStart, domainEnd) : nil,
-      path: pathStart >= 0 ? string(p, pathStart, pathEnd - pathStart) : nil,
-      secure: secure,
-      httpOnly: httpOnly,
-      partitioned: partitioned,
-      sameSite: sameSite)
-    return .success(cookie)
+    return .success(line)
   }
 
   // MARK: - Octet helpers
@@ -348,7 +346,7 @@ extension ParsedCookie {
   private static func failure(
     _ failure: SetCookieParseFailure, unlessDisallowedIn p: UnsafePointer<UInt8>,
     from start: Int, to end: Int
-  ) -> Result<ParsedCookie, SetCookieParseFailure> {
+  ) -> Result<SetCookieLine, SetCookieParseFailure> {
     var j = start
     while j < end {
       if isDisallowed(p[j]) { return .failure(.disallowedCharacter) }
@@ -447,13 +445,13 @@ extension ParsedCookie {
 
   /// A String of `count` octets known to be valid UTF-8.
   @inline(__always)
-  private static func string(_ p: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> String {
+  static func string(_ p: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> String {
     String(decoding: UnsafeBufferPointer(start: p + start, count: count), as: UTF8.self)
   }
 
   /// The octets `start..<end` with ASCII "A"-"Z" lower-cased and every
   /// other octet kept (invalid UTF-8 is repaired to U+FFFD).
-  private static func asciiLowercasedString(
+  static func asciiLowercasedString(
     _ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int
   ) -> String {
     var j = start

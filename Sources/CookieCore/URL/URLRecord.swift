@@ -11,25 +11,29 @@
 /// Two records are equal when all their fields are, which for these schemes
 /// is the standard's URL equivalence (§4.6) without "exclude fragments".
 public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
+  /// The fields, shared by every copy: a record is copied with each request
+  /// context, so a copy costs one reference count instead of one per field.
+  let storage: Storage
+
   /// The lower-case scheme: `"http"`, `"https"`, `"ws"` or `"wss"`.
-  public let scheme: String
+  public var scheme: String { storage.scheme }
   /// The percent-encoded user name; empty when absent. Cookie rules ignore it.
-  public let username: String
+  public var username: String { storage.username }
   /// The percent-encoded password; empty when absent. Cookie rules ignore it.
-  public let password: String
+  public var password: String { storage.password }
   /// The host; never empty for these schemes.
-  public let host: URLHost
+  public var host: URLHost { storage.host }
   /// The port, or nil when absent or equal to the scheme's default port.
-  public let port: Int?
+  public var port: Int? { storage.port }
   /// The serialized path (§4.5 "URL path serializer"): one `/` before each
   /// segment, so it always starts with `/` (`"/"` for an empty path).
-  public let path: String
+  public var path: String { storage.path }
   /// The percent-encoded query without the `?`; nil when there is none
   /// (`"http://a/?"` has the empty query).
-  public let query: String?
+  public var query: String? { storage.query }
   /// The percent-encoded fragment without the `#`; nil when there is none.
   /// Never sent in requests and never part of ``serialized``.
-  public let fragment: String?
+  public var fragment: String? { storage.fragment }
 
   /// Parses `string` with the basic URL parser (§4.4 "URL parsing",
   /// https://url.spec.whatwg.org/#concept-basic-url-parser), resolving it
@@ -69,14 +73,18 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
     scheme: String, username: String, password: String, host: URLHost, port: Int?,
     path: String, query: String?, fragment: String?
   ) {
-    self.scheme = scheme
-    self.username = username
-    self.password = password
-    self.host = host
-    self.port = port
-    self.path = path
-    self.query = query
-    self.fragment = fragment
+    storage = Storage(
+      scheme: scheme, username: username, password: password, host: host, port: port, path: path,
+      query: query, fragment: fragment)
+  }
+
+  /// Equal when every field is (§4.6 URL equivalence, fragments included).
+  public static func == (lhs: URLRecord, rhs: URLRecord) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    storage.fields.hash(into: &hasher)
   }
 
   /// The default port of a supported scheme (§4.2 "URL miscellaneous",
@@ -135,10 +143,20 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether the scheme is https or wss (a secure protocol for the `Secure`
   /// cookie attribute).
-  public var isSecureScheme: Bool { scheme == "https" || scheme == "wss" }
+  public var isSecureScheme: Bool { storage.isSecureScheme }
 
   /// The port, or the scheme's default port (80 / 443) when absent.
-  public var effectivePort: Int { port ?? URLRecord.defaultPort(forScheme: scheme) ?? 80 }
+  public var effectivePort: Int { storage.effectivePort }
+
+  /// ``URLHost/serialized`` of ``host``, computed once per record.
+  var serializedHost: String { storage.serializedHost }
+
+  /// Whether ``host`` is an IP address.
+  var hostIsIPAddress: Bool { storage.isIPAddress }
+
+  /// Whether the URL is a secure origin for cookies: a secure scheme or a
+  /// loopback host (see ``CookieRequestContext/isSecureOrigin``).
+  var isSecureOrigin: Bool { storage.isSecureOrigin }
 
   /// ``path`` plus `?query` when there is a query: the request-target.
   public var pathAndQuery: String {

@@ -176,12 +176,51 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
 
   /// The registrable domain (eTLD+1) of `host`, or `nil` when `host` is a
   /// public suffix, malformed or an IP address (see the type's name rules).
-  /// Wraps `psl_registrable_domain`.
+  /// What `psl_registrable_domain` answers (see ``walkedRegistrableDomain(_:)``).
   public func registrableDomain(_ host: String) -> String? {
-    if let hit = cache.withLock({ $0.registrable[host] }) { return hit }
-    let result = uncachedRegistrableDomain(host)
-    cache.withLock { $0.registrable.insert(result, for: host) }
+    var host = host
+    let hit = host.withUTF8 { bytes in
+      let key = LockedKey(bytes: bytes)
+      return cache.withLock { tables -> (String??, UInt64) in
+        let hash = tables.registrable.hash(key.bytes)
+        return (tables.registrable.value(forUTF8: key.bytes, hash: hash), hash)
+      }
+    }
+    if let found = hit.0 { return found }
+    let result = walkedRegistrableDomain(host)
+    cache.withLock { $0.registrable.insert(result, for: host, hash: hit.1) }
     return result
+  }
+
+  /// ``registrableDomain(_:)`` without its own memo table: the walk of
+  /// `psl_registrable_domain` (libpsl 0.21: from the left, the last label
+  /// suffix that is not a public suffix before the first that is), with
+  /// each suffix asked of ``isPublicSuffix(utf8:)``, whose memo table the
+  /// names of one site share (`www.example.com` and `api.example.com` ask
+  /// libpsl about `example.com` once). A test checks it against
+  /// `psl_registrable_domain`. Names longer than a DNS name can be
+  /// (``memoizedNameLimit``) go to libpsl directly, so that the memo table
+  /// never holds the thousands of long suffixes of an absurd name.
+  func walkedRegistrableDomain(_ host: String) -> String? {
+    guard host.utf8.count <= Self.memoizedNameLimit else { return uncachedRegistrableDomain(host) }
+    guard case .name(var name, let trailingDot) = Self.hostShape(of: host) else { return nil }
+    guard context != nil else {
+      return Self.starRuleRegistrableDomain(name).map { trailingDot ? $0 + "." : $0 }
+    }
+    let found = name.withUTF8 { bytes -> String? in
+      var start = 0
+      var registrable: Int?
+      while !isPublicSuffix(utf8: UnsafeBufferPointer(rebasing: bytes[start...])) {
+        guard let period = bytes[start...].firstIndex(of: dot) else { break }
+        registrable = start
+        start = period + 1
+      }
+      return registrable.map {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[$0...]), as: UTF8.self)
+      }
+    }
+    guard let found else { return nil }
+    return trailingDot ? found + "." : found
   }
 
   /// Whether `domain` is a public suffix: listed in the ICANN or private
@@ -189,11 +228,30 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
   /// `"*"` rule). Malformed names count as public suffixes; IP addresses do
   /// not. Wraps `psl_is_public_suffix2(ctx, name, PSL_TYPE_ANY)`.
   public func isPublicSuffix(_ domain: String) -> Bool {
-    if let hit = cache.withLock({ $0.publicSuffix[domain] }) { return hit }
-    let result = uncachedIsPublicSuffix(domain)
-    cache.withLock { $0.publicSuffix.insert(result, for: domain) }
+    var domain = domain
+    return domain.withUTF8 { isPublicSuffix(utf8: $0) }
+  }
+
+  /// ``isPublicSuffix(_:)`` of a name given as its UTF-8 bytes: the memo
+  /// table is consulted without making a `String`.
+  public func isPublicSuffix(utf8 domain: UnsafeBufferPointer<UInt8>) -> Bool {
+    let key = LockedKey(bytes: domain)
+    let hit = cache.withLock { tables -> (Bool?, UInt64) in
+      let hash = tables.publicSuffix.hash(key.bytes)
+      return (tables.publicSuffix.value(forUTF8: key.bytes, hash: hash), hash)
+    }
+    if let found = hit.0 { return found }
+    let result = uncachedIsPublicSuffix(utf8: domain)
+    let name = String(decoding: domain, as: UTF8.self)
+    if domain.count <= Self.memoizedNameLimit {
+      cache.withLock { $0.publicSuffix.insert(result, for: name, hash: hit.1) }
+    }
     return result
   }
+
+  /// The longest name the memo tables keep: 253 octets, the longest DNS name
+  /// (RFC 1035 §2.3.4, without the root dot) plus room for one.
+  static let memoizedNameLimit = 254
 
   // MARK: - Uncached lookups
 
@@ -218,7 +276,53 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
 
   /// ``isPublicSuffix(_:)`` without the memo table.
   func uncachedIsPublicSuffix(_ domain: String) -> Bool {
-    switch Self.hostShape(of: domain) {
+    var domain = domain
+    return domain.withUTF8 { uncachedIsPublicSuffix(utf8: $0) }
+  }
+
+  /// ``uncachedIsPublicSuffix(_:)`` of a name's bytes. A name that needs no
+  /// change (see ``isPlainName(_:)``) goes to libpsl from a copy on the
+  /// stack; any other through ``hostShape(of:)``.
+  func uncachedIsPublicSuffix(utf8 domain: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard Self.isPlainName(domain) else {
+      return uncachedIsPublicSuffix(
+        shape: Self.hostShape(of: String(decoding: domain, as: UTF8.self)))
+    }
+    guard let context else { return !domain.contains(dot) }
+    let type = Int32(PSL_TYPE_ANY)
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: domain.count + 1) { name in
+      guard let base = name.baseAddress, let bytes = domain.baseAddress else { return false }
+      UnsafeMutableRawPointer(base).copyMemory(from: bytes, byteCount: domain.count)
+      base[domain.count] = 0
+      return psl_is_public_suffix2(context, base, type) == 1
+    }
+  }
+
+  /// Whether ``hostShape(of:)`` would pass `bytes` on unchanged as a name:
+  /// not empty, no empty label, no trailing dot, no NUL, `:` or `[`, no
+  /// upper-case letter, and a last label that is not a number.
+  static func isPlainName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = bytes.first, first != dot, bytes.last != dot else { return false }
+    var previous: UInt8 = 0
+    var lastLabel = 0
+    for index in bytes.indices {
+      let byte = bytes[index]
+      switch byte {
+      case 0, UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+        return false
+      case dot:
+        if previous == dot { return false }
+        lastLabel = index + 1
+      default: break
+      }
+      previous = byte
+    }
+    return !lastLabelIsNumber(UnsafeBufferPointer(rebasing: bytes[lastLabel...]))
+  }
+
+  /// ``isPublicSuffix(_:)`` of a classified name, without the memo table.
+  private func uncachedIsPublicSuffix(shape: HostShape) -> Bool {
+    switch shape {
     case .malformed: return true
     case .ipAddress: return false
     case .name(let name, _):
@@ -226,36 +330,6 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
       let type = Int32(PSL_TYPE_ANY)
       return name.withCString { psl_is_public_suffix2(context, $0, type) } == 1
     }
-  }
-}
-
-// MARK: - Memo tables
-
-extension PublicSuffixDomainFacts {
-  /// A dictionary that empties itself when it reaches ``cacheCapacity``
-  /// entries. (String keys compare by canonical equivalence; that merges only
-  /// names that differ in Unicode normalisation, which IDNA maps alike.)
-  struct BoundedMemo<Value> {
-    private var storage: [String: Value] = [:]
-
-    var count: Int { storage.count }
-
-    subscript(key: String) -> Value? { storage[key] }
-
-    mutating func insert(_ value: Value, for key: String) {
-      if storage.count >= PublicSuffixDomainFacts.cacheCapacity {
-        storage.removeAll(keepingCapacity: true)
-      }
-      storage[key] = value
-    }
-  }
-
-  /// The memo tables guarded by ``cache``.
-  struct MemoTables {
-    var registrable = BoundedMemo<String?>()
-    var publicSuffix = BoundedMemo<Bool>()
-    /// Only names that need libidn2; the ASCII fast path is cheaper than a lookup.
-    var ascii = BoundedMemo<String?>()
   }
 }
 
@@ -298,13 +372,21 @@ extension PublicSuffixDomainFacts {
   /// Whether the last label is a decimal or `0x`-hex number, which the
   /// WHATWG host parser hands to its IPv4 parser ("ends in a number").
   static func lastLabelIsNumber(_ name: String) -> Bool {
-    let bytes = name.utf8
-    let label = bytes.lastIndex(of: dot).map { bytes[bytes.index(after: $0)...] } ?? bytes[...]
+    var name = name
+    return name.withUTF8 { bytes in
+      let start = bytes.lastIndex(of: dot).map { $0 + 1 } ?? 0
+      return lastLabelIsNumber(UnsafeBufferPointer(rebasing: bytes[start...]))
+    }
+  }
+
+  /// Whether `label` is a decimal or `0x`-hex number (see
+  /// ``lastLabelIsNumber(_:)-(String)``).
+  static func lastLabelIsNumber(_ label: UnsafeBufferPointer<UInt8>) -> Bool {
     guard !label.isEmpty else { return false }
     if label.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return true }
-    guard label.count >= 2, label.first == UInt8(ascii: "0"),
-      label.dropFirst().first == UInt8(ascii: "x")
-    else { return false }
+    guard label.count >= 2, label[0] == UInt8(ascii: "0"), label[1] == UInt8(ascii: "x") else {
+      return false
+    }
     return label.dropFirst(2).allSatisfy { isHexDigit($0) }
   }
 

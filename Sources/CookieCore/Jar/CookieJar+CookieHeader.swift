@@ -1,0 +1,152 @@
+import Foundation
+
+extension CookieJar {
+  /// The Cookie header alone for a request: the hot path of a loader. Same
+  /// rules and side effects as ``lookup(_:sites:now:explain:)``, without
+  /// building the lists of cookies.
+  ///
+  /// Most requests meet no expired cookie and no last-access time to
+  /// refresh, so nothing in the jar changes: those are answered by
+  /// ``unchangingHeader(_:sites:now:scratch:)``, which gathers the cookies in
+  /// the jar's reusable ``LookupScratch`` buffers. The others take the
+  /// general path.
+  public mutating func cookieHeader(
+    _ context: CookieRequestContext, sites: ContextSites, now: Date
+  ) -> String? {
+    if !isKnownUniquelyReferenced(&lookupScratch) { lookupScratch = LookupScratch() }
+    if let header = unchangingHeader(context, sites: sites, now: now, scratch: lookupScratch) {
+      return header
+    }
+    let scan = scan(context, sites: sites, now: now, explain: false)
+    let header = Self.header(scan.included)
+    if !scan.expired.isEmpty || scan.mayNeedAccessRefresh {
+      var changes: [CookieChange] = []
+      var accessed: [Cookie] = []
+      finish(scan, now: now, changes: &changes, accessed: &accessed)
+    }
+    return header
+  }
+
+  /// The Cookie header of a request that changes nothing in the jar (RFC
+  /// 6265bis §5.8.3, the rules of ``LookupRules``); `nil` when the request
+  /// meets an expired cookie or a cookie whose last-access time is due for
+  /// a refresh.
+  ///
+  /// Only the lists of the host and its parent domains are visited. Each
+  /// list is in header order; the cookies a list contributes are merged with
+  /// those gathered so far. `scratch` must be referenced by this jar alone.
+  func unchangingHeader(
+    _ context: CookieRequestContext, sites: ContextSites, now: Date, scratch: LookupScratch
+  ) -> String?? {
+    let rules = LookupRules(
+      context: context, sites: sites, configuration: configuration,
+      now: now.timeIntervalSince1970)
+    var count = 0
+    var changes = false
+    var partitionSite: String?
+    byDomain.forEachList(
+      ofHostAndParents: context.url.serializedHost, isIPAddress: context.url.hostIsIPAddress
+    ) { list, isHostList in
+      guard !changes else { return }
+      let runStart = count
+      // A parent domain's host-only cookies do not domain-match (§5.1.3).
+      let rejected = rules.rejectedFlags | (isHostList ? 0 : StoredCookie.Flags.hostOnly)
+      list.withUnsafeBufferPointer { cookies in
+        guard let first = cookies.baseAddress else { return }
+        for index in cookies.indices {
+          let stored = first + index
+          if stored.pointee.expiry <= rules.now {
+            changes = true
+            return
+          }
+          let flags = stored.pointee.flags
+          if flags & rejected != 0 { continue }
+          if rules.isSimple && flags & StoredCookie.Flags.partitioned == 0 {
+            guard rules.pathMatches(stored) else { continue }
+          } else {
+            var inPartition = false
+            if flags & StoredCookie.Flags.partitioned != 0 {
+              if partitionSite == nil { partitionSite = sites.serializedTopLevelSite }
+              inPartition = rules.isPartition(stored.pointee.cookie, site: partitionSite)
+            }
+            guard rules.isSent(stored, domainMatches: true, inPartition: inPartition) else {
+              continue
+            }
+          }
+          if rules.now - stored.pointee.lastAccessed >= rules.accessRefreshThreshold {
+            changes = true
+            return
+          }
+          if count == scratch.capacity { scratch.grow() }
+          (scratch.gathered + count).initialize(to: Included(stored))
+          count += 1
+        }
+      }
+      if runStart > 0 && count > runStart && !changes {
+        Self.merge(scratch.gathered, runStart, count, into: scratch.spare)
+        swap(&scratch.gathered, &scratch.spare)
+      }
+    }
+    guard !changes else { return nil }
+    return .some(Self.header(UnsafeBufferPointer(start: scratch.gathered, count: count)))
+  }
+
+  /// Merges the header-ordered runs `[0, split)` and `[split, end)` of
+  /// `runs` into `target` (§5.8.3 step 2).
+  static func merge(
+    _ runs: UnsafeMutablePointer<Included>, _ split: Int, _ end: Int,
+    into target: UnsafeMutablePointer<Included>
+  ) {
+    var first = 0
+    var second = split
+    var next = 0
+    while first < split && second < end {
+      if runs[second].precedes(runs[first]) {
+        (target + next).initialize(to: runs[second])
+        second += 1
+      } else {
+        (target + next).initialize(to: runs[first])
+        first += 1
+      }
+      next += 1
+    }
+    if first < split { (target + next).initialize(from: runs + first, count: split - first) }
+    next += split - first
+    if second < end { (target + next).initialize(from: runs + second, count: end - second) }
+  }
+}
+
+/// Two buffers a jar reuses for its lookups (``CookieJar/cookieHeader(_:sites:now:)``):
+/// the cookies gathered so far, and the target of each merge.
+///
+/// `@unchecked Sendable`: a jar uses its scratch only in mutating methods,
+/// after making sure no other jar value refers to it
+/// (`isKnownUniquelyReferenced`), so two threads never share one.
+final class LookupScratch: @unchecked Sendable {
+  var gathered: UnsafeMutablePointer<CookieJar.Included>
+  var spare: UnsafeMutablePointer<CookieJar.Included>
+  private(set) var capacity: Int
+
+  init(capacity: Int = 64) {
+    self.capacity = capacity
+    gathered = .allocate(capacity: capacity)
+    spare = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    gathered.deallocate()
+    spare.deallocate()
+  }
+
+  /// Doubles both buffers, keeping the gathered cookies (`Included` is a
+  /// trivial type: moving its bytes is enough).
+  func grow() {
+    let larger = UnsafeMutablePointer<CookieJar.Included>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: gathered, count: capacity)
+    gathered.deallocate()
+    gathered = larger
+    spare.deallocate()
+    spare = .allocate(capacity: capacity * 2)
+    capacity *= 2
+  }
+}

@@ -1,0 +1,197 @@
+import Foundation
+
+extension Cookie {
+  /// Every field of a ``Cookie`` but the name, the value and the path, whose
+  /// bytes the storage holds.
+  struct Fields: Hashable {
+    var domain: String
+    var isHostOnly: Bool
+    var expiresAt: Date?
+    var createdAt: Date
+    var lastAccessedAt: Date
+    var lastUpdatedAt: Date
+    var isSecure: Bool
+    var isHTTPOnly: Bool
+    var sameSite: SameSite
+    var partitionKey: CookiePartitionKey?
+    var sourceScheme: CookieSourceScheme
+    var sourcePort: Int?
+    var source: CookieSource
+  }
+
+  /// The byte counts of a cookie's name, value and path.
+  struct Counts: Hashable {
+    var name: Int32
+    var value: Int32
+    var path: Int32
+
+    init(name: Int, value: Int, path: Int) {
+      self.name = Int32(truncatingIfNeeded: name)
+      self.value = Int32(truncatingIfNeeded: value)
+      self.path = Int32(truncatingIfNeeded: path)
+    }
+
+    /// The length of the header pair: `name=value`, or the value alone.
+    var pair: Int { name == 0 ? Int(value) : Int(name) + 1 + Int(value) }
+
+    /// The offset of the ``Fields`` among the elements: after the bytes,
+    /// rounded up to the elements' 8-byte alignment.
+    var fieldsOffset: Int { (pair + Int(path) + 7) & ~7 }
+  }
+
+  /// The fields of a ``Cookie`` and, in the same allocation, its name, value
+  /// and path as UTF-8 bytes, laid out as the cookie's header pair
+  /// (`name=value`, or the value alone for a nameless cookie, RFC 6265bis
+  /// §5.8.3 step 4) followed by the path.
+  ///
+  /// A cookie made from a `Set-Cookie` line copies these bytes straight from
+  /// the line (no `String` is made for them); a lookup copies each sent
+  /// cookie's pair into the Cookie header with one `memcpy`; the jar compares
+  /// names and paths byte for byte (RFC 6265bis compares octets). The
+  /// `String` properties of ``Cookie`` decode the bytes when asked.
+  ///
+  /// Layout: the buffer's header holds the byte counts; its elements (8-byte
+  /// words, for alignment) hold the bytes and then the ``Fields``. The pair
+  /// comes first so that a lookup finds the counts and a short pair on the
+  /// storage's first cache line. The fields live among the elements, not in
+  /// the header, so that they are moved in when the storage is made and read
+  /// in place (the header of a `ManagedBuffer` is reached from outside the
+  /// standard library through accessors that copy it whole).
+  ///
+  /// Shared across threads by ``Cookie`` (whose `storage` is therefore
+  /// `nonisolated(unsafe)`): a storage is mutated only through
+  /// `Cookie.uniqueStorage()`, that is when no other cookie value refers to
+  /// it, so a storage that two threads can see is never mutated; the bytes
+  /// are written once, before the storage is shared.
+  final class Storage: ManagedBuffer<Counts, UInt64> {
+    /// A storage holding `fields` and copies of the name, value and path bytes
+    /// (valid UTF-8).
+    static func make(
+      _ fields: consuming Fields, name: UnsafeBufferPointer<UInt8>,
+      value: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>
+    ) -> Storage {
+      let counts = Counts(name: name.count, value: value.count, path: path.count)
+      let words = (counts.fieldsOffset + MemoryLayout<Fields>.stride) / 8
+      let storage = unsafeDowncast(
+        Storage.create(minimumCapacity: words) { _ in counts }, to: Storage.self)
+      var target = storage.bytes
+      if !name.isEmpty {
+        target = copy(name, to: target)
+        target.pointee = UInt8(ascii: "=")
+        target += 1
+      }
+      target = copy(value, to: target)
+      _ = copy(path, to: target)
+      storage.fields.initialize(to: fields)
+      return storage
+    }
+
+    /// A storage holding `fields` and the UTF-8 of the name, value and path.
+    static func make(_ fields: Fields, name: String, value: String, path: String) -> Storage {
+      var name = name
+      var value = value
+      var path = path
+      return name.withUTF8 { name in
+        value.withUTF8 { value in
+          path.withUTF8 { path in make(fields, name: name, value: value, path: path) }
+        }
+      }
+    }
+
+    /// A storage with the same contents (the copy of copy-on-write).
+    func copy() -> Storage {
+      Storage.make(fields.pointee, name: nameBytes, value: valueBytes, path: pathBytes)
+    }
+
+    deinit { fields.deinitialize(count: 1) }
+
+    @inline(__always)
+    private static func copy(
+      _ source: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+      if let base = source.baseAddress { target.update(from: base, count: source.count) }
+      return target + source.count
+    }
+
+    /// The fields, read and written in place; valid while the storage is alive.
+    @inline(__always)
+    var fields: UnsafeMutablePointer<Fields> {
+      withUnsafeMutablePointers { counts, elements in
+        (UnsafeMutableRawPointer(elements) + counts.pointee.fieldsOffset).assumingMemoryBound(
+          to: Fields.self)
+      }
+    }
+
+    /// The byte counts.
+    @inline(__always)
+    var counts: Counts { withUnsafeMutablePointerToHeader { $0.pointee } }
+
+    /// The first byte: the pair, then the path.
+    @inline(__always)
+    private var bytes: UnsafeMutablePointer<UInt8> {
+      withUnsafeMutablePointerToElements {
+        UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self)
+      }
+    }
+
+    /// The header pair's bytes; valid while the storage is alive.
+    @inline(__always)
+    var pair: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: counts.pair) }
+
+    /// The name's bytes; valid while the storage is alive.
+    @inline(__always)
+    var nameBytes: UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(start: bytes, count: Int(counts.name))
+    }
+
+    /// The value's bytes; valid while the storage is alive.
+    @inline(__always)
+    var valueBytes: UnsafeBufferPointer<UInt8> {
+      let counts = counts
+      return UnsafeBufferPointer(
+        start: bytes + (counts.name == 0 ? 0 : Int(counts.name) + 1), count: Int(counts.value))
+    }
+
+    /// The path's bytes; valid while the storage is alive.
+    @inline(__always)
+    var pathBytes: UnsafeBufferPointer<UInt8> {
+      let counts = counts
+      return UnsafeBufferPointer(start: bytes + counts.pair, count: Int(counts.path))
+    }
+
+    /// Whether both storages hold equal bytes and fields.
+    func hasEqualContents(_ other: Storage) -> Bool {
+      let counts = counts
+      guard counts == other.counts,
+        memcmp(bytes, other.bytes, counts.pair + Int(counts.path)) == 0
+      else { return false }
+      return fields.pointee == other.fields.pointee
+    }
+
+    /// Hashes the bytes and fields.
+    func hash(into hasher: inout Hasher) {
+      let counts = counts
+      hasher.combine(counts)
+      hasher.combine(
+        bytes: UnsafeRawBufferPointer(start: bytes, count: counts.pair + Int(counts.path)))
+      fields.pointee.hash(into: &hasher)
+    }
+  }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+  /// Whether both buffers hold the same bytes.
+  @inline(__always)
+  func bytesEqual(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard count == other.count else { return false }
+    guard count > 0, let lhs = baseAddress, let rhs = other.baseAddress else { return true }
+    return memcmp(lhs, rhs, count) == 0
+  }
+
+  /// Whether the buffer holds the UTF-8 of `string`.
+  @inline(__always)
+  func bytesEqual(_ string: String) -> Bool {
+    string.utf8.withContiguousStorageIfAvailable { bytesEqual($0) }
+      ?? elementsEqual(string.utf8)
+  }
+}
