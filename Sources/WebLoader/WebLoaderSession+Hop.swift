@@ -16,18 +16,30 @@ extension WebLoaderSession {
     let hstsSnapshot = await hstsSnapshot(for: request.url)
     let cookieContext = context.cookieContext(
       url: request.url, method: request.method, redirectChain: redirectChain)
+    // A store in memory answers at once on this thread; a persistent one
+    // through its actor (reads catch up with the disk, writes commit).
     let cookies = store.httpCookieStore
-    let lookup = await cookies.cookies(for: cookieContext)
+    let lookup: CookieLookupResult
+    if let inMemory = cookies.cookiesInMemory(for: cookieContext) {
+      lookup = inMemory
+    } else {
+      lookup = await cookies.cookies(for: cookieContext)
+    }
     let result = try await transfer(
       request, cookieHeader: lookup.header, hstsSnapshot: hstsSnapshot)
     var setCookieResults: [SetCookieResult] = []
     var cookieStoreError: (any Error)?
-    if !result.head.setCookieLines.isEmpty {
-      do {
-        setCookieResults = try await cookies.processResponse(
-          setCookieLines: result.head.setCookieLines, for: cookieContext)
-      } catch {
-        cookieStoreError = error
+    let lines = result.head.setCookieLines
+    if !lines.isEmpty {
+      if let inMemory = cookies.processResponseInMemory(setCookieLines: lines, for: cookieContext) {
+        setCookieResults = inMemory
+      } else {
+        do {
+          setCookieResults = try await cookies.processResponse(
+            setCookieLines: lines, for: cookieContext)
+        } catch {
+          cookieStoreError = error
+        }
       }
     }
     let hstsStoreError = await recordHSTS(result.hstsWritten, snapshot: hstsSnapshot)
