@@ -14,11 +14,15 @@ final class CurlHeadCollector {
       easy, CURLOPT_HEADERFUNCTION, Self.onHeader)
     guard code == CURLE_OK else { return code }
     return websitedata_curl_easy_setopt_pointer(
-      easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque())
+      easy, CURLOPT_HEADERDATA, userdata)
   }
 
-  /// `CURLOPT_HEADERFUNCTION`: one header line per call.
-  private static let onHeader: curl_write_callback = { buffer, size, count, userdata in
+  /// The `CURLOPT_HEADERDATA` that makes ``onHeader`` feed this collector.
+  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+  /// `CURLOPT_HEADERFUNCTION`: one header line per call, into the collector
+  /// given as `CURLOPT_HEADERDATA` (``userdata``).
+  static let onHeader: curl_write_callback = { buffer, size, count, userdata in
     guard let userdata else { return 0 }
     let collector = Unmanaged<CurlHeadCollector>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count

@@ -34,13 +34,14 @@ extension WebLoaderSession {
   }
 
   /// Records in the store what curl's HSTS cache holds after a hop that
-  /// started from `snapshot` (new, changed and removed entries).
+  /// started from `snapshot` (new, changed and removed entries); nothing
+  /// when curl handed nothing over (`written` is `nil`).
   ///
   /// - Returns: the store's error, if it could not record them.
-  func recordHSTS(_ written: [CurlHSTSExchange.Written], snapshot: [HSTSEntry]?) async
+  func recordHSTS(_ written: [CurlHSTSExchange.Written]?, snapshot: [HSTSEntry]?) async
     -> (any Error)?
   {
-    guard let snapshot else { return nil }
+    guard let snapshot, let written else { return nil }
     // curl computes expiries from the system clock; the record's creation
     // time comes from the same clock.
     let updates = CurlHSTSExchange.updates(snapshot: snapshot, written: written, now: Date())
