@@ -203,7 +203,7 @@ final class HTTPTransfer {
     var result = result(for: code)
     var reusable = result.isSuccess
     if let hsts, case .success(var hop) = result {
-      if hop.head.headers.first(named: "Strict-Transport-Security") != nil {
+      if hop.head.firstValue(named: "strict-transport-security") != nil {
         // Freeing the handle runs the write callback into `hsts`.
         reusable = false
         release()

@@ -45,13 +45,11 @@ extension WebLoaderSession {
     let hstsStoreError = await recordHSTS(result.hstsWritten, snapshot: hstsSnapshot)
     let status = result.head.status
     let location =
-      RedirectPolicy.isRedirectStatus(status) ? result.head.headers.first(named: "Location") : nil
+      RedirectPolicy.isRedirectStatus(status) ? result.head.firstValue(named: "location") : nil
     let hop = LoadHop(
-      url: request.url, method: request.method, upgradedByHSTS: upgradedByHSTS, status: status,
-      reasonPhrase: result.head.reasonPhrase, httpVersion: result.head.httpVersion,
-      headers: result.head.headers, cookiesSent: lookup.included,
-      setCookieResults: setCookieResults, cookieStoreError: cookieStoreError,
-      hstsStoreError: hstsStoreError, location: location,
+      url: request.url, method: request.method, upgradedByHSTS: upgradedByHSTS, head: result.head,
+      cookiesSent: lookup.included, setCookieResults: setCookieResults,
+      cookieStoreError: cookieStoreError, hstsStoreError: hstsStoreError, location: location,
       redirectURL: location.flatMap { redirectTarget($0, from: request.url) })
     return (hop, request, result.body)
   }
