@@ -30,9 +30,9 @@ import Synchronization
 /// `curl_multi_wakeup`, which the thread waits out before freeing it).
 final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// A command for the loop thread.
-  private enum Command {
+  private enum Command: Sendable {
     /// Start a transfer; the loop owns it from now on.
-    case add(HTTPTransfer)
+    case add(Handoff)
     /// Abort the transfer with this ticket, if it is running.
     case cancel(TransferTicket)
   }
@@ -114,7 +114,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     if isLoopThread {
       start(handoff.transfer)
     } else {
-      post { $0.commands.append(.add(handoff.transfer)) }
+      post { $0.commands.append(.add(handoff)) }
     }
   }
 
@@ -180,24 +180,28 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
     var running: Int32 = 0
     let executor = asUnownedTaskExecutor()
+    // The inbox's arrays are swapped with these emptied ones of the last
+    // round, so taking the inbox allocates nothing once both have grown.
+    var commands: [Command] = []
+    var jobs: [UnownedJob] = []
     while true {
       var stopping = false
       while true {
-        let (commands, jobs, stop) = inbox.withLock { inbox in
-          let taken = (inbox.commands, inbox.jobs, inbox.stopping)
-          inbox.commands.removeAll(keepingCapacity: true)
-          inbox.jobs.removeAll(keepingCapacity: true)
-          return taken
+        stopping = inbox.withLock { inbox in
+          swap(&inbox.commands, &commands)
+          swap(&inbox.jobs, &jobs)
+          return inbox.stopping
         }
-        stopping = stop
         if commands.isEmpty && jobs.isEmpty { break }
         for command in commands {
           switch command {
-          case .add(let transfer): start(transfer)
+          case .add(let handoff): start(handoff.transfer)
           case .cancel(let ticket): abort(ticket)
           }
         }
         for job in jobs { job.runSynchronously(on: executor) }
+        commands.removeAll(keepingCapacity: true)
+        jobs.removeAll(keepingCapacity: true)
       }
       if stopping { break }
       curl_multi_perform(multi, &running)
@@ -230,7 +234,8 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       inbox.stopped = true
       return (inbox.commands, inbox.jobs)
     }
-    for case .add(let transfer) in commands {
+    for case .add(let handoff) in commands {
+      let transfer = handoff.transfer
       transfer.fail(LoadError(.sessionClosed, "the loader session closed", url: transfer.url))
     }
     for job in jobs { globalConcurrentExecutor.enqueue(job) }

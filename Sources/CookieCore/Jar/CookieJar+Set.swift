@@ -84,6 +84,8 @@ extension CookieJar {
   mutating func store(_ cookie: Cookie, now: Date) -> SetCookieResult {
     var cookie = cookie
     var changes: [CookieChange] = []
+    // An overwrite and an insertion, the usual case, in one allocation.
+    changes.reserveCapacity(2)
     let identity = cookie.identity
     if let existing = find(identity) {
       // Step 22: a script API cannot overwrite an HttpOnly cookie.

@@ -179,6 +179,14 @@ public actor HTTPCookieStore {
     return change { jar in
       var results: [SetCookieResult] = []
       results.reserveCapacity(lines.count)
+      if lines.count == 1 {
+        // One line (the usual response): its changes as they are.
+        let result = lines[0].withUnsafeBufferPointer {
+          jar.setCookie($0, context: context, sites: sites, now: now)
+        }
+        results.append(result)
+        return (results, result.changes)
+      }
       var changes: [CookieChange] = []
       for line in lines {
         let result = line.withUnsafeBufferPointer {
