@@ -7,7 +7,9 @@ extension WebLoaderSession {
   ///
   /// - Returns: the hop, the request as sent (after any HSTS upgrade) and
   ///   the response body.
-  func performHop(_ request: LoadRequest, context: LoadContext, redirectChain: [URLRecord])
+  nonisolated(nonsending) func performHop(
+    _ request: LoadRequest, context: LoadContext, redirectChain: [URLRecord]
+  )
     async throws(LoadError) -> (LoadHop, LoadRequest, [UInt8])
   {
     if Task.isCancelled { throw LoadError(.cancelled, "the load was cancelled", url: request.url) }
@@ -19,8 +21,9 @@ extension WebLoaderSession {
     // A store in memory answers at once on this thread; a persistent one
     // through its actor (reads catch up with the disk, writes commit).
     let cookies = store.httpCookieStore
+    let sites = ContextSites(cookieContext, facts: cookies.domainFacts)
     let lookup: CookieLookupResult
-    if let inMemory = cookies.cookiesInMemory(for: cookieContext) {
+    if let inMemory = cookies.cookiesInMemory(for: cookieContext, sites: sites) {
       lookup = inMemory
     } else {
       lookup = await cookies.cookies(for: cookieContext)
@@ -31,7 +34,9 @@ extension WebLoaderSession {
     var cookieStoreError: (any Error)?
     let lines = result.head.setCookieLines
     if !lines.isEmpty {
-      if let inMemory = cookies.processResponseInMemory(setCookieLines: lines, for: cookieContext) {
+      if let inMemory = cookies.processResponseInMemory(
+        setCookieLines: lines, for: cookieContext, sites: sites)
+      {
         setCookieResults = inMemory
       } else {
         do {
@@ -68,7 +73,7 @@ extension WebLoaderSession {
   /// Asks `onRedirect` about the redirect `hop` (the response to `request`,
   /// after `followed` earlier redirects) and returns the next request, or
   /// `nil` when the redirect response is final.
-  func redirect(
+  nonisolated(nonsending) func redirect(
     after hop: LoadHop, of request: LoadRequest, followed: Int,
     _ onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)?
   ) async throws(LoadError) -> LoadRequest? {
@@ -92,7 +97,9 @@ extension WebLoaderSession {
 
   /// Runs one transfer on the store's loop and waits for it without holding
   /// a thread. Cancelling the task aborts the transfer on the loop thread.
-  func transfer(_ request: LoadRequest, cookieHeader: String?, hstsSnapshot: [HSTSEntry]?)
+  nonisolated(nonsending) func transfer(
+    _ request: LoadRequest, cookieHeader: String?, hstsSnapshot: [HSTSEntry]?
+  )
     async throws(LoadError) -> HopResult
   {
     let ticket = TransferTicket()

@@ -83,7 +83,7 @@ public final class WebLoaderSession: Sendable {
   }
 
   /// The hops of a load, redirects followed (see ``load(_:context:onRedirect:)``).
-  private func followHops(
+  private nonisolated(nonsending) func followHops(
     _ request: LoadRequest, context: LoadContext,
     onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)?
   ) async throws(LoadError) -> LoadResponse {

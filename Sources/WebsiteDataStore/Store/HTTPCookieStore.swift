@@ -97,17 +97,19 @@ public actor HTTPCookieStore {
     -> CookieLookupResult
   {
     await syncWithDisk()
-    return lookup(context, explain: explain)
+    return lookup(context, sites: ContextSites(context, facts: domainFacts), explain: explain)
   }
 
   /// ``cookies(for:explain:)`` done at once on the caller's thread, without
   /// a hop to the actor, for a store without persistence (which has no disk
   /// to catch up with); `nil` for a persistent store: ask the actor.
-  package nonisolated func cookiesInMemory(for context: CookieRequestContext)
-    -> CookieLookupResult?
-  {
+  /// `sites` is `ContextSites(context, facts: domainFacts)`, which a
+  /// loader computes once for a hop's lookup and its response.
+  package nonisolated func cookiesInMemory(
+    for context: CookieRequestContext, sites: ContextSites
+  ) -> CookieLookupResult? {
     guard persistence == nil else { return nil }
-    return lookup(context, explain: false)
+    return lookup(context, sites: sites, explain: false)
   }
 
   /// The Cookie header value alone for a request (`nil`: send no header).
@@ -118,10 +120,9 @@ public actor HTTPCookieStore {
   /// The lookup in one locked section; a persistent store's last-access
   /// times and expiries are queued in the same section, so in jar order,
   /// and published at once (nobody waits for them to commit).
-  private nonisolated func lookup(_ context: CookieRequestContext, explain: Bool)
-    -> CookieLookupResult
-  {
-    let sites = ContextSites(context, facts: domainFacts)
+  private nonisolated func lookup(
+    _ context: CookieRequestContext, sites: ContextSites, explain: Bool
+  ) -> CookieLookupResult {
     let now = clock.now()
     let result = change { jar in
       let result = jar.lookup(context, sites: sites, now: now, explain: explain)
@@ -146,7 +147,8 @@ public actor HTTPCookieStore {
     async throws -> [SetCookieResult]
   {
     await syncWithDisk()
-    let (results, changes) = store(lines, for: context)
+    let (results, changes) = store(
+      lines, for: context, sites: ContextSites(context, facts: domainFacts))
     try await commit(changes)
     return results
   }
@@ -154,12 +156,13 @@ public actor HTTPCookieStore {
   /// ``processResponse(setCookieLines:for:)`` done at once on the caller's
   /// thread, without a hop to the actor, for a store without persistence
   /// (whose writes have nothing to wait for); `nil` for a persistent store,
-  /// whose writes return only once committed: ask the actor.
+  /// whose writes return only once committed: ask the actor. `sites` is
+  /// `ContextSites(context, facts: domainFacts)`.
   package nonisolated func processResponseInMemory(
-    setCookieLines lines: [[UInt8]], for context: CookieRequestContext
+    setCookieLines lines: [[UInt8]], for context: CookieRequestContext, sites: ContextSites
   ) -> [SetCookieResult]? {
     guard persistence == nil else { return nil }
-    return store(lines, for: context).result
+    return store(lines, for: context, sites: sites).result
   }
 
   /// Processes `Set-Cookie` header values given as strings.
@@ -171,10 +174,9 @@ public actor HTTPCookieStore {
   }
 
   /// Stores the cookies of `lines` in one locked section.
-  private nonisolated func store(_ lines: [[UInt8]], for context: CookieRequestContext)
-    -> (result: [SetCookieResult], changes: [CookieChange])
-  {
-    let sites = ContextSites(context, facts: domainFacts)
+  private nonisolated func store(
+    _ lines: [[UInt8]], for context: CookieRequestContext, sites: ContextSites
+  ) -> (result: [SetCookieResult], changes: [CookieChange]) {
     let now = clock.now()
     return change { jar in
       var results: [SetCookieResult] = []
