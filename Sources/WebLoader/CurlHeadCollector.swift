@@ -4,8 +4,11 @@ internal import CCurl
 /// fed line by line. Used by ``HTTPTransfer`` and ``CurlHeaderRecorder``;
 /// its owner keeps it alive while the handle may call it.
 final class CurlHeadCollector {
-  /// What the header lines said so far.
-  var head = HTTPResponseHead()
+  /// What the header lines said so far. Unchecked exclusivity: only the
+  /// thread running the handle touches it, one call at a time (the header
+  /// callback, then the owner between transfers), so the runtime check each
+  /// line paid guarded nothing.
+  @exclusivity(unchecked) var head = HTTPResponseHead()
 
   /// Installs the collector as `easy`'s header function
   /// (`CURLOPT_HEADERFUNCTION` and `CURLOPT_HEADERDATA`).

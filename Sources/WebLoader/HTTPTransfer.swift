@@ -38,7 +38,9 @@ final class HTTPTransfer {
   let options: TransferOptions
   private let request: LoadRequest
   private let headCollector = CurlHeadCollector()
-  private var body: [UInt8] = []
+  /// Filled by the write callback on the loop thread, read once the
+  /// transfer is done: unchecked exclusivity, like the head collector's.
+  @exclusivity(unchecked) private var body: [UInt8] = []
   private var bodyTooLarge = false
   private let headerList: CurlStringList
   /// The HSTS callbacks' state, when HSTS is on for this hop.
