@@ -36,7 +36,9 @@ final class HTTPTransfer {
 
   /// The session's options, which the handle must hold.
   let options: TransferOptions
-  private let request: LoadRequest
+  /// The request's method and body (its URL is ``url``).
+  private let method: String
+  private let requestBody: [UInt8]?
   private let headCollector = CurlHeadCollector()
   /// Filled by the write callback on the loop thread, read once the
   /// transfer is done: unchecked exclusivity, like the head collector's.
@@ -57,7 +59,8 @@ final class HTTPTransfer {
     options: TransferOptions, ticket: TransferTicket
   ) throws(LoadError) {
     self.url = request.url
-    self.request = request
+    method = request.method
+    requestBody = request.body
     self.options = options
     self.ticket = ticket
     hsts = hstsSnapshot.map(CurlHSTSExchange.init(snapshot:))
@@ -76,7 +79,7 @@ final class HTTPTransfer {
       try handle.prepare(for: options)
       handle.errorBuffer[0] = 0
       let me = Unmanaged.passUnretained(self).toOpaque()
-      try handle.set(CURLOPT_URL, request.url.serialized)
+      try handle.set(CURLOPT_URL, url.serialized)
       try handle.set(CURLOPT_PRIVATE, me)
       try handle.set(CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList.head))
       try handle.set(CURLOPT_HEADERDATA, headCollector.userdata)
@@ -129,7 +132,7 @@ final class HTTPTransfer {
   /// POST with its body (copied, binary-safe), any other method as
   /// `CURLOPT_CUSTOMREQUEST`. All but GET leave the handle dirty.
   private func configureMethod(on handle: CurlEasyHandle) throws(LoadError) {
-    switch (request.method, request.body) {
+    switch (method, requestBody) {
     case ("GET", nil): try handle.set(CURLOPT_HTTPGET, 1)
     case ("HEAD", nil):
       handle.isDirty = true

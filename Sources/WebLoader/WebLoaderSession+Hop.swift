@@ -8,12 +8,11 @@ extension WebLoaderSession {
   /// - Returns: the hop, the request as sent (after any HSTS upgrade) and
   ///   the response body.
   nonisolated(nonsending) func performHop(
-    _ request: LoadRequest, context: LoadContext, redirectChain: [URLRecord]
+    _ request: consuming LoadRequest, context: LoadContext, redirectChain: [URLRecord]
   )
     async throws(LoadError) -> (LoadHop, LoadRequest, [UInt8])
   {
     if Task.isCancelled { throw LoadError(.cancelled, "the load was cancelled", url: request.url) }
-    var request = request
     let upgradedByHSTS = await upgradeToHTTPS(&request)
     let hstsSnapshot = await hstsSnapshot(for: request.url)
     let cookieContext = context.cookieContext(

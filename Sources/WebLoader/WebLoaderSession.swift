@@ -91,7 +91,8 @@ public final class WebLoaderSession: Sendable {
     var chain: [URLRecord] = []
     var hops: [LoadHop] = []
     while true {
-      let (hop, sent, body) = try await performHop(request, context: context, redirectChain: chain)
+      let (hop, sent, body) = try await performHop(
+        consume request, context: context, redirectChain: chain)
       guard hop.isRedirect,
         let next = try await redirect(after: hop, of: sent, followed: hops.count, onRedirect)
       else {
