@@ -27,6 +27,9 @@ public actor HTTPCookieStore {
   private let clock: any CookieClock
   private let broadcaster = CookieChangeBroadcaster()
   private let persistence: (any CookiePersistence)?
+  /// `persistence == nil`, kept as a flag: testing the optional existential
+  /// copies it.
+  private let isInMemory: Bool
 
   /// The domain facts (public suffix list, IDNA) the store uses.
   public nonisolated let domainFacts: any DomainFacts
@@ -47,6 +50,7 @@ public actor HTTPCookieStore {
     self.clock = clock
     self.domainFacts = domainFacts
     self.persistence = persistence
+    isInMemory = persistence == nil
     if let initialLoad { persistence?.accept(initialLoad) }
   }
 
@@ -108,7 +112,7 @@ public actor HTTPCookieStore {
   package nonisolated func cookiesInMemory(
     for context: CookieRequestContext, sites: ContextSites
   ) -> CookieLookupResult? {
-    guard persistence == nil else { return nil }
+    guard isInMemory else { return nil }
     return lookup(context, sites: sites, explain: false)
   }
 
@@ -131,7 +135,7 @@ public actor HTTPCookieStore {
       }
       return (result, result.changes)
     }.result
-    if persistence != nil { broadcaster.publish(result.changes) }
+    if !isInMemory { broadcaster.publish(result.changes) }
     return result
   }
 
@@ -161,7 +165,7 @@ public actor HTTPCookieStore {
   package nonisolated func processResponseInMemory(
     setCookieLines lines: [[UInt8]], for context: CookieRequestContext, sites: ContextSites
   ) -> [SetCookieResult]? {
-    guard persistence == nil else { return nil }
+    guard isInMemory else { return nil }
     return store(lines, for: context, sites: sites).result
   }
 
@@ -309,7 +313,7 @@ public actor HTTPCookieStore {
     core.withLock { core in
       core.generation &+= 1
       let (result, changes) = body(&core.jar)
-      if persistence == nil { broadcaster.publish(changes) }
+      if isInMemory { broadcaster.publish(changes) }
       return (result, changes)
     }
   }
