@@ -57,6 +57,15 @@ enum W5Load {
     report("W5-par\(inflight)", n: requests.count, secs: secs, last: last, ["inflight": inflight])
   }
 
+  /// The loader's configuration: the defaults, except that responses are not
+  /// asked for compressed (no `Accept-Encoding`), so that the requests on the
+  /// wire are those of the libcurl peers (`GET`, `Host`, `Accept`, plus the
+  /// store's `Cookie`). `W5_ACCEPT_ENCODING=1` keeps the loader's default.
+  static var configuration: LoadConfiguration {
+    let compressed = ProcessInfo.processInfo.environment["W5_ACCEPT_ENCODING"] == "1"
+    return LoadConfiguration(acceptsCompressedResponses: compressed)
+  }
+
   /// The session and the parsed requests (untimed).
   private static func prepare(_ arguments: [String]) -> (WebLoaderSession, [LoadRequest]) {
     guard let n = Int(arguments[1]), n > 0 else { Bench.fail("N must be a positive number") }
@@ -71,7 +80,7 @@ enum W5Load {
       requests.append(LoadRequest(url: url))
     }
     do {
-      return (try WebLoaderSession(store: store, configuration: LoadConfiguration()), requests)
+      return (try WebLoaderSession(store: store, configuration: configuration), requests)
     } catch {
       Bench.fail("cannot start the loader: \(error)")
     }

@@ -4,8 +4,11 @@ internal import CCurl
 /// fed line by line. Used by ``HTTPTransfer`` and ``CurlHeaderRecorder``;
 /// its owner keeps it alive while the handle may call it.
 final class CurlHeadCollector {
-  /// What the header lines said so far.
-  var head = HTTPResponseHead()
+  /// What the header lines said so far. Unchecked exclusivity: only the
+  /// thread running the handle touches it, one call at a time (the header
+  /// callback, then the owner between transfers), so the runtime check each
+  /// line paid guarded nothing.
+  @exclusivity(unchecked) var head = HTTPResponseHead()
 
   /// Installs the collector as `easy`'s header function
   /// (`CURLOPT_HEADERFUNCTION` and `CURLOPT_HEADERDATA`).
@@ -14,11 +17,15 @@ final class CurlHeadCollector {
       easy, CURLOPT_HEADERFUNCTION, Self.onHeader)
     guard code == CURLE_OK else { return code }
     return websitedata_curl_easy_setopt_pointer(
-      easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque())
+      easy, CURLOPT_HEADERDATA, userdata)
   }
 
-  /// `CURLOPT_HEADERFUNCTION`: one header line per call.
-  private static let onHeader: curl_write_callback = { buffer, size, count, userdata in
+  /// The `CURLOPT_HEADERDATA` that makes ``onHeader`` feed this collector.
+  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+  /// `CURLOPT_HEADERFUNCTION`: one header line per call, into the collector
+  /// given as `CURLOPT_HEADERDATA` (``userdata``).
+  static let onHeader: curl_write_callback = { buffer, size, count, userdata in
     guard let userdata else { return 0 }
     let collector = Unmanaged<CurlHeadCollector>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count

@@ -30,9 +30,9 @@ import Synchronization
 /// `curl_multi_wakeup`, which the thread waits out before freeing it).
 final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// A command for the loop thread.
-  private enum Command {
+  private enum Command: Sendable {
     /// Start a transfer; the loop owns it from now on.
-    case add(HTTPTransfer)
+    case add(Handoff)
     /// Abort the transfer with this ticket, if it is running.
     case cancel(TransferTicket)
   }
@@ -60,12 +60,21 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   private let loopThread = Atomic<UInt>(0)
   /// Running transfers by ticket (loop thread only).
   private var active: [ObjectIdentifier: HTTPTransfer] = [:]
+  /// Idle easy handles (loop thread only).
+  private var pool = CurlHandlePool(limit: 16)
   /// The most transfers that ran at once (written by the loop thread;
   /// for diagnostics and tests).
   private let peakActive = Atomic<Int>(0)
 
+  /// The easy handles created so far (written by the loop thread; for
+  /// diagnostics and tests: hops reuse them).
+  private let createdHandles = Atomic<Int>(0)
+
   /// The most transfers that have run at once on this loop.
   var peakActiveTransfers: Int { peakActive.load(ordering: .relaxed) }
+
+  /// How many easy handles the loop has created.
+  var handlesCreated: Int { createdHandles.load(ordering: .relaxed) }
 
   /// Creates the handles and starts the thread (named `name`).
   ///
@@ -105,7 +114,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     if isLoopThread {
       start(handoff.transfer)
     } else {
-      post { $0.commands.append(.add(handoff.transfer)) }
+      post { $0.commands.append(.add(handoff)) }
     }
   }
 
@@ -171,24 +180,28 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
     var running: Int32 = 0
     let executor = asUnownedTaskExecutor()
+    // The inbox's arrays are swapped with these emptied ones of the last
+    // round, so taking the inbox allocates nothing once both have grown.
+    var commands: [Command] = []
+    var jobs: [UnownedJob] = []
     while true {
       var stopping = false
       while true {
-        let (commands, jobs, stop) = inbox.withLock { inbox in
-          let taken = (inbox.commands, inbox.jobs, inbox.stopping)
-          inbox.commands.removeAll(keepingCapacity: true)
-          inbox.jobs.removeAll(keepingCapacity: true)
-          return taken
+        stopping = inbox.withLock { inbox in
+          swap(&inbox.commands, &commands)
+          swap(&inbox.jobs, &jobs)
+          return inbox.stopping
         }
-        stopping = stop
         if commands.isEmpty && jobs.isEmpty { break }
         for command in commands {
           switch command {
-          case .add(let transfer): start(transfer)
+          case .add(let handoff): start(handoff.transfer)
           case .cancel(let ticket): abort(ticket)
           }
         }
         for job in jobs { job.runSynchronously(on: executor) }
+        commands.removeAll(keepingCapacity: true)
+        jobs.removeAll(keepingCapacity: true)
       }
       if stopping { break }
       curl_multi_perform(multi, &running)
@@ -210,17 +223,19 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// wake-ups in progress, and frees the handles.
   private func shutDown() {
     for transfer in active.values {
-      curl_multi_remove_handle(multi, transfer.easy)
+      if let easy = transfer.handle?.easy { curl_multi_remove_handle(multi, easy) }
       transfer.fail(LoadError(.sessionClosed, "the loader session closed", url: transfer.url))
     }
     active.removeAll()
+    pool.removeAll()
     // A later thread may get the same pthread_t: it is not the loop.
     loopThread.store(0, ordering: .relaxed)
     let (commands, jobs) = inbox.withLock { inbox in
       inbox.stopped = true
       return (inbox.commands, inbox.jobs)
     }
-    for case .add(let transfer) in commands {
+    for case .add(let handoff) in commands {
+      let transfer = handoff.transfer
       transfer.fail(LoadError(.sessionClosed, "the loader session closed", url: transfer.url))
     }
     for job in jobs { globalConcurrentExecutor.enqueue(job) }
@@ -234,13 +249,16 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       transfer.fail(Self.cancelled(transfer))
       return
     }
-    let code = websitedata_curl_easy_setopt_pointer(
-      transfer.easy, CURLOPT_SHARE, UnsafeRawPointer(share))
-    if code != CURLE_OK {
-      transfer.fail(LoadError(curlCode: code, message: nil, url: transfer.url))
+    let handle: CurlEasyHandle
+    do {
+      handle = try pool.take(for: transfer.options, share: share)
+      createdHandles.store(pool.created, ordering: .relaxed)
+      try transfer.attach(handle)
+    } catch {
+      transfer.fail(error)
       return
     }
-    let added = curl_multi_add_handle(multi, transfer.easy)
+    let added = curl_multi_add_handle(multi, handle.easy)
     guard added == CURLM_OK else {
       transfer.fail(
         LoadError(
@@ -257,7 +275,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   private func abort(_ ticket: TransferTicket) {
     // Not running: not arrived yet (it will see the ticket) or already done.
     guard let transfer = active.removeValue(forKey: ObjectIdentifier(ticket)) else { return }
-    curl_multi_remove_handle(multi, transfer.easy)
+    if let easy = transfer.handle?.easy { curl_multi_remove_handle(multi, easy) }
     transfer.fail(Self.cancelled(transfer))
   }
 
@@ -276,7 +294,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       let transfer = Unmanaged<HTTPTransfer>.fromOpaque(pointer).takeUnretainedValue()
       curl_multi_remove_handle(multi, easy)
       active.removeValue(forKey: ObjectIdentifier(transfer.ticket))
-      transfer.finish(with: code)
+      if let handle = transfer.finish(with: code) { pool.giveBack(handle) }
     }
   }
 

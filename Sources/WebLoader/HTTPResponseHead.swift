@@ -7,6 +7,10 @@
 /// reply, then the real response. A new status line starts over, so the
 /// head kept is the last one's. `Set-Cookie` values are kept as raw bytes
 /// for the cookie parser (RFC 6265bis §5.6 works on octets).
+///
+/// The fields stay bytes (one buffer, with the range of each name and
+/// value) until asked for: ``headers`` decodes them on each access, and
+/// ``firstValue(named:)`` finds one field without decoding the others.
 struct HTTPResponseHead: Sendable {
   /// The version from the status line: `"HTTP/1.1"`, `"HTTP/2"`, ...
   private(set) var httpVersion = ""
@@ -14,12 +18,46 @@ struct HTTPResponseHead: Sendable {
   private(set) var status = 0
   /// The reason phrase (may be empty).
   private(set) var reasonPhrase = ""
-  /// The field lines, in order (obsolete line folding joined with a space).
-  private(set) var headers: [HTTPHeader] = []
   /// The raw value bytes of each `Set-Cookie` field, in order.
   private(set) var setCookieLines: [[UInt8]] = []
   /// Whether the empty line ending the head was seen.
   private(set) var isComplete = false
+
+  /// The name and value bytes of every field, back to back.
+  private var bytes: [UInt8] = []
+  /// Where each field's name and value are in ``bytes``, in order.
+  private var fields: [Field] = []
+  /// Whether the last field line was a `Set-Cookie` (for folded lines).
+  private var lastIsSetCookie = false
+
+  /// One field's place in ``bytes``.
+  private struct Field: Sendable {
+    var name: Range<Int>
+    var value: Range<Int>
+  }
+
+  /// The field lines, in order (obsolete line folding joined with a space),
+  /// decoded as UTF-8 (invalid bytes replaced).
+  var headers: [HTTPHeader] {
+    bytes.withUnsafeBufferPointer { bytes in
+      fields.map { field in
+        HTTPHeader(
+          String(decoding: bytes[field.name], as: UTF8.self),
+          String(decoding: bytes[field.value], as: UTF8.self))
+      }
+    }
+  }
+
+  /// The value of the first field named `name` (ASCII case ignored), decoded.
+  func firstValue(named name: StaticString) -> String? {
+    bytes.withUnsafeBufferPointer { bytes in
+      for field in fields
+      where Self.equalIgnoringASCIICase(UnsafeBufferPointer(rebasing: bytes[field.name]), name) {
+        return String(decoding: bytes[field.value], as: UTF8.self)
+      }
+      return nil
+    }
+  }
 
   /// Feeds one line (with or without its CRLF).
   mutating func consume(line raw: UnsafeBufferPointer<UInt8>) {
@@ -38,60 +76,80 @@ struct HTTPResponseHead: Sendable {
       return
     }
     if line[0] == UInt8(ascii: " ") || line[0] == UInt8(ascii: "\t") {
-      // Obsolete line folding (RFC 9112 §5.2): a continuation of the last field.
-      guard !headers.isEmpty else { return }
-      let more = Self.trimmed(line, from: 0)
-      headers[headers.count - 1].value += " " + String(decoding: more, as: UTF8.self)
-      if lastIsSetCookie, !setCookieLines.isEmpty {
-        setCookieLines[setCookieLines.count - 1] += [UInt8(ascii: " ")] + more
-      }
+      fold(Self.trimmed(line, from: 0))
       return
     }
     guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return }
     let name = UnsafeBufferPointer(rebasing: line[0..<colon])
     let value = Self.trimmed(line, from: colon + 1)
-    lastIsSetCookie = Self.isSetCookie(name)
+    lastIsSetCookie = Self.equalIgnoringASCIICase(name, "set-cookie")
     if lastIsSetCookie { setCookieLines.append(Array(value)) }
-    headers.append(
-      HTTPHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+    if fields.isEmpty {
+      bytes.reserveCapacity(512)
+      fields.reserveCapacity(16)
+    }
+    let nameStart = bytes.count
+    bytes.append(contentsOf: name)
+    let valueStart = bytes.count
+    bytes.append(contentsOf: value)
+    fields.append(Field(name: nameStart..<valueStart, value: valueStart..<bytes.count))
   }
 
-  /// Whether the last field line was a `Set-Cookie` (for folded lines).
-  private var lastIsSetCookie = false
+  /// Obsolete line folding (RFC 9112 §5.2): `more` continues the last
+  /// field's value after a space. The joined value moves to the end of
+  /// ``bytes``.
+  private mutating func fold(_ more: UnsafeBufferPointer<UInt8>) {
+    guard let last = fields.indices.last else { return }
+    let old = fields[last].value
+    let start = bytes.count
+    bytes.append(contentsOf: bytes[old])
+    bytes.append(UInt8(ascii: " "))
+    bytes.append(contentsOf: more)
+    fields[last].value = start..<bytes.count
+    if lastIsSetCookie, !setCookieLines.isEmpty {
+      setCookieLines[setCookieLines.count - 1] += [UInt8(ascii: " ")] + more
+    }
+  }
 
-  /// Whether a field name is `Set-Cookie`, ignoring ASCII case.
-  private static func isSetCookie(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-    let expected: StaticString = "set-cookie"
-    guard name.count == expected.utf8CodeUnitCount else { return false }
-    let bytes = UnsafeBufferPointer(start: expected.utf8Start, count: name.count)
-    for index in 0..<name.count {
-      let byte = name[index]
+  /// Whether `bytes` is `expected`, ignoring ASCII case in `bytes`
+  /// (`expected` is lower-case).
+  private static func equalIgnoringASCIICase(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ expected: StaticString
+  ) -> Bool {
+    guard bytes.count == expected.utf8CodeUnitCount else { return false }
+    let lower = UnsafeBufferPointer(start: expected.utf8Start, count: bytes.count)
+    for index in 0..<bytes.count {
+      let byte = bytes[index]
       let lowered =
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-      if lowered != bytes[index] { return false }
+      if lowered != lower[index] { return false }
     }
     return true
   }
 
-  /// `HTTP/1.1 200 OK`, `HTTP/2 200`: version, code, optional reason.
+  /// `HTTP/1.1 200 OK`, `HTTP/2 200`: version, code, optional reason
+  /// (split at the first two spaces).
   private mutating func parseStatusLine(_ line: UnsafeBufferPointer<UInt8>) {
-    let parts = line.split(
-      separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
-    httpVersion = String(decoding: parts[0], as: UTF8.self)
-    if parts.count > 1 {
-      var code = 0
-      var digits = 0
-      for byte in parts[1] {
-        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 3 else {
-          code = 0
-          break
-        }
-        code = code * 10 + Int(byte - UInt8(ascii: "0"))
-        digits += 1
+    let space = UInt8(ascii: " ")
+    let versionEnd = line.firstIndex(of: space) ?? line.count
+    httpVersion = String(decoding: line[0..<versionEnd], as: UTF8.self)
+    guard versionEnd < line.count else { return }
+    let codeStart = versionEnd + 1
+    let codeEnd = line[codeStart...].firstIndex(of: space) ?? line.count
+    var code = 0
+    var digits = 0
+    for byte in line[codeStart..<codeEnd] {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 3 else {
+        code = 0
+        break
       }
-      status = digits == 3 ? code : 0
+      code = code * 10 + Int(byte - UInt8(ascii: "0"))
+      digits += 1
     }
-    if parts.count > 2 { reasonPhrase = String(decoding: parts[2], as: UTF8.self) }
+    status = digits == 3 ? code : 0
+    if codeEnd < line.count {
+      reasonPhrase = String(decoding: line[(codeEnd + 1)...], as: UTF8.self)
+    }
   }
 
   private static func hasPrefix(_ line: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool

@@ -9,88 +9,90 @@ struct HopResult: Sendable {
   var head: HTTPResponseHead
   /// The body, decoded from any content coding.
   var body: [UInt8]
-  /// The HSTS entries curl's cache held at the end (HSTS on only).
-  var hstsWritten: [CurlHSTSExchange.Written] = []
+  /// The HSTS entries curl's cache held at the end, when it handed them
+  /// over (HSTS on, and the response had a `Strict-Transport-Security`
+  /// field); `nil`: curl learnt nothing.
+  var hstsWritten: [CurlHSTSExchange.Written]?
 }
 
-/// One hop: a libcurl easy handle set up for one request (curl's cookie
-/// engine and redirect following off, the Cookie header given explicitly),
-/// the state its callbacks fill, and the continuation of the task waiting
-/// for it.
+/// One hop: a request for libcurl (curl's cookie engine and redirect
+/// following off, the Cookie header given explicitly), the state its
+/// callbacks fill, and the continuation of the task waiting for it.
 ///
-/// Created and configured by the loading task, then handed whole to the
-/// session's loop thread, which alone touches it from then on (adds it to
-/// the multi handle, runs its callbacks, completes it and frees it). Not
-/// `Sendable`: it has one owner at a time.
+/// Created by the loading task, then handed whole to the session's loop
+/// thread, which alone touches it from then on: it attaches a pooled easy
+/// handle (``attach(_:)``), adds it to the multi handle, runs its callbacks,
+/// completes it and takes the handle back (``finish(with:)``, ``fail(_:)``).
+/// Not `Sendable`: it has one owner at a time.
 final class HTTPTransfer {
-  /// The easy handle (`CURL *`), freed in `deinit`.
-  let easy: UnsafeMutableRawPointer
   /// The URL requested.
   let url: URLRecord
   /// The cancellation flag shared with the waiting task.
   let ticket: TransferTicket
   /// Resumed exactly once, by the loop thread (``finish(with:)`` or ``fail(_:)``).
   var continuation: UnsafeContinuation<Result<HopResult, LoadError>, Never>?
+  /// The handle running the transfer, from ``attach(_:)`` to completion.
+  private(set) var handle: CurlEasyHandle?
 
+  /// The session's options, which the handle must hold.
+  let options: TransferOptions
+  /// The request's method and body (its URL is ``url``).
+  private let method: String
+  private let requestBody: [UInt8]?
   private let headCollector = CurlHeadCollector()
-  private var body: [UInt8] = []
-  private let bodyLimit: Int?
+  /// Filled by the write callback on the loop thread, read once the
+  /// transfer is done: unchecked exclusivity, like the head collector's.
+  @exclusivity(unchecked) private var body: [UInt8] = []
   private var bodyTooLarge = false
-  /// `CURLOPT_ERRORBUFFER`: curl's detailed message for a failure.
-  private let errorBuffer: UnsafeMutablePointer<CChar>
   private let headerList: CurlStringList
-  /// Kept alive while the handle may read it.
-  private let resolveList: CurlStringList?
   /// The HSTS callbacks' state, when HSTS is on for this hop.
   private let hsts: CurlHSTSExchange?
-  /// Whether `easy` was freed (``close()``).
-  private var isClosed = false
 
-  /// Creates the easy handle for `request`, with `cookieHeader` (from the
-  /// store) as its only source of cookies, and with curl's HSTS cache on and
-  /// fed `hstsSnapshot` when it is given.
+  /// Prepares the hop for `request`, with `cookieHeader` (from the store) as
+  /// its only source of cookies, and with curl's HSTS cache on and fed
+  /// `hstsSnapshot` when it is given. No curl handle yet: ``attach(_:)``.
   ///
-  /// - Throws: ``LoadError``: `.invalidRequest` for a method or header that
-  ///   cannot be sent, `.curl` when libcurl refuses an option.
+  /// - Throws: ``LoadError`` `.invalidRequest` for a method or header that
+  ///   cannot be sent.
   init(
     request: LoadRequest, cookieHeader: String?, hstsSnapshot: [HSTSEntry]?,
     options: TransferOptions, ticket: TransferTicket
   ) throws(LoadError) {
-    try CurlLibrary.initialize()
-    guard let easy = curl_easy_init() else {
-      throw LoadError(curlCode: CURLE_FAILED_INIT, message: nil, url: request.url)
-    }
-    self.easy = easy
     self.url = request.url
+    method = request.method
+    requestBody = request.body
+    self.options = options
     self.ticket = ticket
-    bodyLimit = options.maximumBodySize
-    errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-    // curl writes a NUL-terminated message; an empty one until then.
-    errorBuffer.initialize(to: 0)
-    resolveList = options.resolveList
     hsts = hstsSnapshot.map(CurlHSTSExchange.init(snapshot:))
+    headerList = try CurlStringList(
+      Self.headerLines(for: request, cookieHeader: cookieHeader, userAgent: options.userAgent))
+  }
+
+  /// Sets the hop on `handle` (loop thread): the session's common options
+  /// unless the handle holds them (``CurlEasyHandle/prepare(for:)``), then
+  /// the hop's own. The transfer keeps the handle until it completes.
+  ///
+  /// - Throws: ``LoadError`` `.curl` when libcurl refuses an option.
+  func attach(_ handle: CurlEasyHandle) throws(LoadError) {
+    self.handle = handle
     do {
-      headerList = try CurlStringList(
-        Self.headerLines(for: request, cookieHeader: cookieHeader, userAgent: options.userAgent))
+      try handle.prepare(for: options)
+      handle.errorBuffer[0] = 0
+      let me = Unmanaged.passUnretained(self).toOpaque()
+      try handle.set(CURLOPT_URL, url.serialized)
+      try handle.set(CURLOPT_PRIVATE, me)
+      try handle.set(CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList.head))
+      try handle.set(CURLOPT_HEADERDATA, headCollector.userdata)
+      try handle.set(CURLOPT_WRITEDATA, me)
+      try configureMethod(on: handle)
+      if let hsts {
+        handle.isDirty = true
+        try handle.check(hsts.install(on: handle.easy))
+      }
     } catch {
-      curl_easy_cleanup(easy)
-      errorBuffer.deallocate()
-      throw error
+      handle.isDirty = true
+      throw LoadError(error.code, error.message, curlCode: error.curlCode, url: url)
     }
-    try configure(request, options: options)
-  }
-
-  deinit {
-    close()
-    errorBuffer.deallocate()
-  }
-
-  /// Frees the easy handle (`curl_easy_cleanup`, which runs the HSTS write
-  /// callback); later calls do nothing.
-  private func close() {
-    guard !isClosed else { return }
-    isClosed = true
-    curl_easy_cleanup(easy)
   }
 
   /// The request's header lines for `CURLOPT_HTTPHEADER`: the caller's
@@ -126,87 +128,45 @@ final class HTTPTransfer {
     return lines
   }
 
-  private func configure(_ request: LoadRequest, options: TransferOptions) throws(LoadError) {
-    let me = Unmanaged.passUnretained(self).toOpaque()
-    try set(CURLOPT_URL, request.url.serialized)
-    try set(CURLOPT_PROTOCOLS_STR, "http,https")
-    try set(CURLOPT_NOSIGNAL, 1)
-    try set(CURLOPT_FOLLOWLOCATION, 0)
-    try set(CURLOPT_PRIVATE, me)
-    try set(CURLOPT_ERRORBUFFER, UnsafeRawPointer(errorBuffer))
-    try set(CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList.head))
-    if let resolve = resolveList?.head { try set(CURLOPT_RESOLVE, UnsafeRawPointer(resolve)) }
-    try check(headCollector.install(on: easy))
-    try check(websitedata_curl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, Self.onBody))
-    try set(CURLOPT_WRITEDATA, me)
-    try configureMethod(request)
-    if let connect = options.connectTimeoutMilliseconds {
-      try set(CURLOPT_CONNECTTIMEOUT_MS, connect)
-    }
-    if let total = options.timeoutMilliseconds { try set(CURLOPT_TIMEOUT_MS, total) }
-    if let proxy = options.proxy { try set(CURLOPT_PROXY, proxy) }
-    if let caFile = options.caFile { try set(CURLOPT_CAINFO, caFile) }
-    if let caPath = options.caPath { try set(CURLOPT_CAPATH, caPath) }
-    if let limit = options.maximumBodySize {
-      try check(
-        websitedata_curl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)))
-    }
-    if options.acceptsCompressedResponses { try set(CURLOPT_ACCEPT_ENCODING, "") }
-    if let hsts { try check(hsts.install(on: easy)) }
-  }
-
-  /// The method and body: GET and HEAD as such, POST with its body (copied,
-  /// binary-safe), any other method as `CURLOPT_CUSTOMREQUEST`.
-  private func configureMethod(_ request: LoadRequest) throws(LoadError) {
-    switch (request.method, request.body) {
-    case ("GET", nil): try set(CURLOPT_HTTPGET, 1)
-    case ("HEAD", nil): try set(CURLOPT_NOBODY, 1)
+  /// The method and body: GET as such (a pooled handle's default), HEAD,
+  /// POST with its body (copied, binary-safe), any other method as
+  /// `CURLOPT_CUSTOMREQUEST`. All but GET leave the handle dirty.
+  private func configureMethod(on handle: CurlEasyHandle) throws(LoadError) {
+    switch (method, requestBody) {
+    case ("GET", nil): try handle.set(CURLOPT_HTTPGET, 1)
+    case ("HEAD", nil):
+      handle.isDirty = true
+      try handle.set(CURLOPT_NOBODY, 1)
     case (let method, nil):
-      try set(CURLOPT_HTTPGET, 1)
-      try set(CURLOPT_CUSTOMREQUEST, method)
+      handle.isDirty = true
+      try handle.set(CURLOPT_HTTPGET, 1)
+      try handle.set(CURLOPT_CUSTOMREQUEST, method)
     case (let method, let body?):
-      try set(CURLOPT_POST, 1)
-      try check(
+      handle.isDirty = true
+      try handle.set(CURLOPT_POST, 1)
+      try handle.check(
         websitedata_curl_easy_setopt_off_t(
-          easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+          handle.easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
       // COPYPOSTFIELDS copies the bytes; an empty body still needs a pointer.
-      let placeholder = UnsafeRawPointer(errorBuffer)
-      try check(
+      let placeholder = UnsafeRawPointer(handle.errorBuffer)
+      try handle.check(
         body.withUnsafeBytes {
           websitedata_curl_easy_setopt_pointer(
-            easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? placeholder)
+            handle.easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? placeholder)
         })
-      if method != "POST" { try set(CURLOPT_CUSTOMREQUEST, method) }
+      if method != "POST" { try handle.set(CURLOPT_CUSTOMREQUEST, method) }
     }
-  }
-
-  // MARK: - Options (the choke point for setopt results)
-
-  private func set(_ option: CURLoption, _ value: Int) throws(LoadError) {
-    try check(websitedata_curl_easy_setopt_long(easy, option, value))
-  }
-
-  private func set(_ option: CURLoption, _ value: String) throws(LoadError) {
-    try check(value.withCString { websitedata_curl_easy_setopt_pointer(easy, option, $0) })
-  }
-
-  private func set(_ option: CURLoption, _ value: UnsafeRawPointer?) throws(LoadError) {
-    try check(websitedata_curl_easy_setopt_pointer(easy, option, value))
-  }
-
-  private func check(_ code: CURLcode) throws(LoadError) {
-    guard code == CURLE_OK else { throw LoadError(curlCode: code, message: nil, url: url) }
   }
 
   // MARK: - Callbacks (loop thread)
 
   /// `CURLOPT_WRITEFUNCTION`: body bytes; returning less than given aborts
   /// the transfer (`CURLE_WRITE_ERROR`) once the size limit is passed.
-  private static let onBody: curl_write_callback = { buffer, size, count, userdata in
+  static let onBody: curl_write_callback = { buffer, size, count, userdata in
     guard let userdata else { return 0 }
     let transfer = Unmanaged<HTTPTransfer>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count
-    if let limit = transfer.bodyLimit, transfer.body.count + length > limit {
+    if let limit = transfer.options.maximumBodySize, transfer.body.count + length > limit {
       transfer.bodyTooLarge = true
       return 0
     }
@@ -223,12 +183,12 @@ final class HTTPTransfer {
     if bodyTooLarge || code == CURLE_FILESIZE_EXCEEDED {
       return .failure(
         LoadError(
-          .responseTooLarge, "the response body exceeds \(bodyLimit ?? 0) bytes",
+          .responseTooLarge, "the response body exceeds \(options.maximumBodySize ?? 0) bytes",
           curlCode: Int(code.rawValue), url: url))
     }
     guard code == CURLE_OK else {
-      return .failure(
-        LoadError(curlCode: code, message: String(cString: errorBuffer), url: url))
+      let message = handle.map { String(cString: $0.errorBuffer) }
+      return .failure(LoadError(curlCode: code, message: message, url: url))
     }
     guard headCollector.head.status != 0 else {
       return .failure(LoadError(.transfer, "the response had no status line", url: url))
@@ -237,28 +197,56 @@ final class HTTPTransfer {
   }
 
   /// Completes the transfer after libcurl finished it with `code` (the
-  /// handle already removed from the multi handle): frees the handle, which
-  /// hands over curl's HSTS cache, and resumes the waiting task.
-  func finish(with code: CURLcode) {
+  /// handle already removed from the multi handle) and resumes the waiting
+  /// task.
+  ///
+  /// - Returns: the handle, for the pool, when it may run another hop: the
+  ///   transfer succeeded and curl learnt no HSTS entry on it. Otherwise
+  ///   the handle is freed here, which makes curl hand its HSTS cache over
+  ///   (`CURLOPT_HSTSWRITEFUNCTION`) to the result.
+  func finish(with code: CURLcode) -> CurlEasyHandle? {
     var result = result(for: code)
-    close()
+    var reusable = result.isSuccess
     if let hsts, case .success(var hop) = result {
-      hop.hstsWritten = hsts.written
-      result = .success(hop)
+      if hop.head.firstValue(named: "strict-transport-security") != nil {
+        // Freeing the handle runs the write callback into `hsts`.
+        reusable = false
+        release()
+        hop.hstsWritten = hsts.written
+        result = .success(hop)
+      } else {
+        // curl learnt nothing: its cache (the snapshot) goes, unwritten.
+        reusable = (try? handle?.set(CURLOPT_HSTS_CTRL, 0)) != nil
+      }
     }
+    let pooled = reusable ? handle : nil
+    release()
     complete(result)
+    return pooled
   }
 
   /// Completes the transfer with `error` (never started, or aborted after
-  /// removal from the multi handle).
+  /// removal from the multi handle); its handle is freed.
   func fail(_ error: LoadError) {
-    close()
+    release()
     complete(.failure(error))
+  }
+
+  /// Lets go of the handle (freed unless the caller kept it).
+  private func release() {
+    handle = nil
   }
 
   /// Resumes the waiting task with `result`; later calls do nothing.
   private func complete(_ result: Result<HopResult, LoadError>) {
     continuation?.resume(returning: result)
     continuation = nil
+  }
+}
+
+extension Result {
+  fileprivate var isSuccess: Bool {
+    if case .success = self { return true }
+    return false
   }
 }

@@ -12,13 +12,16 @@ public struct LoadHop: Sendable {
   /// redirect).
   public let upgradedByHSTS: Bool
   /// The response's status code.
-  public let status: Int
+  public var status: Int { head.status }
   /// The status line's reason phrase (may be empty; HTTP/2 has none).
-  public let reasonPhrase: String
+  public var reasonPhrase: String { head.reasonPhrase }
   /// The HTTP version of the response, e.g. `"HTTP/1.1"`, `"HTTP/2"`.
-  public let httpVersion: String
-  /// The response's header fields, in wire order.
-  public let headers: [HTTPHeader]
+  public var httpVersion: String { head.httpVersion }
+  /// The response's header fields, in wire order (decoded from the bytes
+  /// received on each access).
+  public var headers: [HTTPHeader] { head.headers }
+  /// The response head as received.
+  let head: HTTPResponseHead
   /// The cookies sent, in `Cookie` header order (empty: no header).
   public let cookiesSent: [Cookie]
   /// One result per `Set-Cookie` line of the response, in order.
@@ -39,19 +42,15 @@ public struct LoadHop: Sendable {
   /// and the response has a `Location`.
   public var isRedirect: Bool { RedirectPolicy.isRedirectStatus(status) && location != nil }
 
-  package init(
-    url: URLRecord, method: String, upgradedByHSTS: Bool, status: Int, reasonPhrase: String,
-    httpVersion: String, headers: [HTTPHeader], cookiesSent: [Cookie],
-    setCookieResults: [SetCookieResult], cookieStoreError: (any Error)?,
+  init(
+    url: URLRecord, method: String, upgradedByHSTS: Bool, head: HTTPResponseHead,
+    cookiesSent: [Cookie], setCookieResults: [SetCookieResult], cookieStoreError: (any Error)?,
     hstsStoreError: (any Error)?, location: String?, redirectURL: URLRecord?
   ) {
     self.url = url
     self.method = method
     self.upgradedByHSTS = upgradedByHSTS
-    self.status = status
-    self.reasonPhrase = reasonPhrase
-    self.httpVersion = httpVersion
-    self.headers = headers
+    self.head = head
     self.cookiesSent = cookiesSent
     self.setCookieResults = setCookieResults
     self.cookieStoreError = cookieStoreError

@@ -3,7 +3,9 @@ import CookieCore
 /// The outcome of a load: the final response and every hop that led to it.
 public struct LoadResponse: Sendable {
   /// Every hop, in order; the last one is the final response.
-  public let hops: [LoadHop]
+  public var hops: [LoadHop] { earlierHops + [finalHop] }
+  /// The hops before the final one (the redirects followed).
+  private let earlierHops: [LoadHop]
   /// The final response's body, decoded from any content coding.
   public let body: [UInt8]
 
@@ -16,10 +18,10 @@ public struct LoadResponse: Sendable {
   /// The final response's header fields, in wire order.
   public var headers: [HTTPHeader] { finalHop.headers }
   /// How many redirects were followed.
-  public var redirectCount: Int { hops.count - 1 }
+  public var redirectCount: Int { earlierHops.count }
 
   package init(earlierHops: [LoadHop], finalHop: LoadHop, body: [UInt8]) {
-    hops = earlierHops + [finalHop]
+    self.earlierHops = earlierHops
     self.finalHop = finalHop
     self.body = body
   }

@@ -1,8 +1,12 @@
 import Foundation
+import Synchronization
 
 /// A ``LoadConfiguration`` checked and turned into what libcurl takes, once
 /// per session: milliseconds, the `CURLOPT_RESOLVE` list, the CA folder.
 struct TransferOptions: Sendable {
+  /// Identifies these options (and their copies): a pooled easy handle that
+  /// holds them for one session needs no setup for the next hop of it.
+  let profile: Int
   let userAgent: String?
   let resolveList: CurlStringList?
   let connectTimeoutMilliseconds: Int?
@@ -16,6 +20,9 @@ struct TransferOptions: Sendable {
   let maximumBodySize: Int?
   let acceptsCompressedResponses: Bool
 
+  /// The last ``profile`` given out.
+  private static let profiles = Atomic<Int>(0)
+
   /// The system CA folder OpenSSL reads as `CApath` (Debian's
   /// ca-certificates keeps hashed links there).
   static let systemCAFolder = "/etc/ssl/certs"
@@ -25,6 +32,7 @@ struct TransferOptions: Sendable {
   /// - Throws: ``LoadError`` `.invalidRequest` for a malformed resolve
   ///   override, a negative limit or timeout, or a missing CA file.
   init(_ configuration: LoadConfiguration) throws(LoadError) {
+    profile = Self.profiles.add(1, ordering: .relaxed).newValue
     userAgent = configuration.userAgent
     for entry in configuration.resolveOverrides {
       guard !entry.host.isEmpty, !entry.host.contains(":"), !entry.address.isEmpty,

@@ -7,39 +7,53 @@ extension WebLoaderSession {
   ///
   /// - Returns: the hop, the request as sent (after any HSTS upgrade) and
   ///   the response body.
-  func performHop(_ request: LoadRequest, context: LoadContext, redirectChain: [URLRecord])
+  nonisolated(nonsending) func performHop(
+    _ request: consuming LoadRequest, context: LoadContext, redirectChain: [URLRecord]
+  )
     async throws(LoadError) -> (LoadHop, LoadRequest, [UInt8])
   {
     if Task.isCancelled { throw LoadError(.cancelled, "the load was cancelled", url: request.url) }
-    var request = request
     let upgradedByHSTS = await upgradeToHTTPS(&request)
     let hstsSnapshot = await hstsSnapshot(for: request.url)
     let cookieContext = context.cookieContext(
       url: request.url, method: request.method, redirectChain: redirectChain)
+    // A store in memory answers at once on this thread; a persistent one
+    // through its actor (reads catch up with the disk, writes commit).
     let cookies = store.httpCookieStore
-    let lookup = await cookies.cookies(for: cookieContext)
+    let sites = ContextSites(cookieContext, facts: cookies.domainFacts)
+    let lookup: CookieLookupResult
+    if let inMemory = cookies.cookiesInMemory(for: cookieContext, sites: sites) {
+      lookup = inMemory
+    } else {
+      lookup = await cookies.cookies(for: cookieContext)
+    }
     let result = try await transfer(
       request, cookieHeader: lookup.header, hstsSnapshot: hstsSnapshot)
     var setCookieResults: [SetCookieResult] = []
     var cookieStoreError: (any Error)?
-    if !result.head.setCookieLines.isEmpty {
-      do {
-        setCookieResults = try await cookies.processResponse(
-          setCookieLines: result.head.setCookieLines, for: cookieContext)
-      } catch {
-        cookieStoreError = error
+    let lines = result.head.setCookieLines
+    if !lines.isEmpty {
+      if let inMemory = cookies.processResponseInMemory(
+        setCookieLines: lines, for: cookieContext, sites: sites)
+      {
+        setCookieResults = inMemory
+      } else {
+        do {
+          setCookieResults = try await cookies.processResponse(
+            setCookieLines: lines, for: cookieContext)
+        } catch {
+          cookieStoreError = error
+        }
       }
     }
     let hstsStoreError = await recordHSTS(result.hstsWritten, snapshot: hstsSnapshot)
     let status = result.head.status
     let location =
-      RedirectPolicy.isRedirectStatus(status) ? result.head.headers.first(named: "Location") : nil
+      RedirectPolicy.isRedirectStatus(status) ? result.head.firstValue(named: "location") : nil
     let hop = LoadHop(
-      url: request.url, method: request.method, upgradedByHSTS: upgradedByHSTS, status: status,
-      reasonPhrase: result.head.reasonPhrase, httpVersion: result.head.httpVersion,
-      headers: result.head.headers, cookiesSent: lookup.included,
-      setCookieResults: setCookieResults, cookieStoreError: cookieStoreError,
-      hstsStoreError: hstsStoreError, location: location,
+      url: request.url, method: request.method, upgradedByHSTS: upgradedByHSTS, head: result.head,
+      cookiesSent: lookup.included, setCookieResults: setCookieResults,
+      cookieStoreError: cookieStoreError, hstsStoreError: hstsStoreError, location: location,
       redirectURL: location.flatMap { redirectTarget($0, from: request.url) })
     return (hop, request, result.body)
   }
@@ -58,7 +72,7 @@ extension WebLoaderSession {
   /// Asks `onRedirect` about the redirect `hop` (the response to `request`,
   /// after `followed` earlier redirects) and returns the next request, or
   /// `nil` when the redirect response is final.
-  func redirect(
+  nonisolated(nonsending) func redirect(
     after hop: LoadHop, of request: LoadRequest, followed: Int,
     _ onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)?
   ) async throws(LoadError) -> LoadRequest? {
@@ -82,7 +96,9 @@ extension WebLoaderSession {
 
   /// Runs one transfer on the store's loop and waits for it without holding
   /// a thread. Cancelling the task aborts the transfer on the loop thread.
-  func transfer(_ request: LoadRequest, cookieHeader: String?, hstsSnapshot: [HSTSEntry]?)
+  nonisolated(nonsending) func transfer(
+    _ request: LoadRequest, cookieHeader: String?, hstsSnapshot: [HSTSEntry]?
+  )
     async throws(LoadError) -> HopResult
   {
     let ticket = TransferTicket()

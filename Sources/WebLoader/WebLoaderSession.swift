@@ -83,7 +83,7 @@ public final class WebLoaderSession: Sendable {
   }
 
   /// The hops of a load, redirects followed (see ``load(_:context:onRedirect:)``).
-  private func followHops(
+  private nonisolated(nonsending) func followHops(
     _ request: LoadRequest, context: LoadContext,
     onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)?
   ) async throws(LoadError) -> LoadResponse {
@@ -91,7 +91,8 @@ public final class WebLoaderSession: Sendable {
     var chain: [URLRecord] = []
     var hops: [LoadHop] = []
     while true {
-      let (hop, sent, body) = try await performHop(request, context: context, redirectChain: chain)
+      let (hop, sent, body) = try await performHop(
+        consume request, context: context, redirectChain: chain)
       guard hop.isRedirect,
         let next = try await redirect(after: hop, of: sent, followed: hops.count, onRedirect)
       else {

@@ -121,6 +121,8 @@ struct URLHostTests {
     #expect(URLHost.ipv4(0x7F00_0001).serialized == "127.0.0.1")
     #expect(URLHost.ipv4(0).description == "0.0.0.0")
     #expect(URLHost.ipv4(.max).serialized == "255.255.255.255")
+    #expect(URLHost.ipv4(0x0A00_6409).serialized == "10.0.100.9")
+    #expect(URLHost.ipv4(0xC0A8_0A63).serialized == "192.168.10.99")
     #expect(URLHost.ipv6([0, 0, 0, 0, 0, 0, 0, 1]).serialized == "[::1]")
     #expect(URLHost.ipv6([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0]).serialized == "[2001:db8::]")
     #expect(URLHost.domain("example.org.").serialized == "example.org.")

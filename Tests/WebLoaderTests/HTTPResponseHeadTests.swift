@@ -37,6 +37,18 @@ import Testing
     #expect(head.isComplete)
   }
 
+  @Test func firstValueIgnoresCaseAndSeesFoldedValues() {
+    let head = parse([
+      "HTTP/1.1 301 Moved\r\n", "X-Folded: one\r\n", " two\r\n", "\tthree\r\n",
+      "LOCATION: /first\r\n", "Location: /second\r\n", "X-Last: \u{E9}\r\n", "\r\n",
+    ])
+    #expect(head.firstValue(named: "x-folded") == "one two three")
+    #expect(head.firstValue(named: "location") == "/first")
+    #expect(head.firstValue(named: "x-last") == "\u{E9}")
+    #expect(head.firstValue(named: "x-missing") == nil)
+    #expect(head.headers.map(\.value) == ["one two three", "/first", "/second", "\u{E9}"])
+  }
+
   @Test func aLaterStatusLineStartsOver() {
     let head = parse([
       "HTTP/1.1 100 Continue\r\n", "Set-Cookie: x=1\r\n", "\r\n", "HTTP/1.1 201 Created\r\n",

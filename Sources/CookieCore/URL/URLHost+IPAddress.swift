@@ -77,7 +77,29 @@ extension URLHost {
   /// https://url.spec.whatwg.org/#concept-ipv4-serializer): four decimal
   /// numbers separated by dots.
   static func serializeIPv4(_ address: UInt32) -> String {
-    "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF)"
+    // At most 15 ASCII bytes ("255.255.255.255"): written digit by digit
+    // into a small string, without string interpolation.
+    String(unsafeUninitializedCapacity: 15) { buffer in
+      var count = 0
+      for shift in stride(from: 24, through: 0, by: -8) {
+        let part = Int(address >> UInt32(shift) & 0xFF)
+        if part >= 100 {
+          buffer[count] = UInt8(ascii: "0") + UInt8(part / 100)
+          count += 1
+        }
+        if part >= 10 {
+          buffer[count] = UInt8(ascii: "0") + UInt8(part / 10 % 10)
+          count += 1
+        }
+        buffer[count] = UInt8(ascii: "0") + UInt8(part % 10)
+        count += 1
+        if shift > 0 {
+          buffer[count] = UInt8(ascii: ".")
+          count += 1
+        }
+      }
+      return count
+    }
   }
 }
 

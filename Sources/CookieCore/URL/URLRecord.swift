@@ -137,7 +137,10 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   /// origin (§4.7 "Origin"; HTML "serialization of an origin").
   public var serializedOrigin: String {
     var output = scheme + "://" + host.serialized
-    if let port { output += ":\(port)" }
+    if let port {
+      output += ":"
+      output += String(port)
+    }
     return output
   }
 

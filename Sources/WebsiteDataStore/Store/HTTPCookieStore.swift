@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import Synchronization
 
 /// The cookies of one ``WebsiteDataStore`` (WebKit's `WKHTTPCookieStore`):
 /// an actor over a ``CookieJar`` state machine, with change streams and an
@@ -7,14 +8,28 @@ import Foundation
 ///
 /// Read-after-write: once a write returns, every later read sees it. With a
 /// persistent backend a write returns only after it has committed.
+///
+/// Threading: the jar lives behind a `Mutex`, and every operation reads or
+/// changes it in one locked section. The actor orders the async work around
+/// it (reloads, commits); a store without persistence needs none, so the
+/// loader reads and writes it at once on its own thread
+/// (``cookiesInMemory(for:)``, ``processResponseInMemory(setCookieLines:for:)``)
+/// without a hop to the actor.
 public actor HTTPCookieStore {
-  private var jar: CookieJar
+  /// The jar, and its generation: bumped whenever the jar changes, so a
+  /// reload never overwrites a change made while it was being read.
+  private struct Core {
+    var jar: CookieJar
+    var generation: UInt64 = 0
+  }
+
+  private let core: Mutex<Core>
   private let clock: any CookieClock
   private let broadcaster = CookieChangeBroadcaster()
   private let persistence: (any CookiePersistence)?
-  /// Bumped whenever the jar changes, so a reload never overwrites a change
-  /// made while it was being read.
-  private var jarGeneration: UInt64 = 0
+  /// `persistence == nil`, kept as a flag: testing the optional existential
+  /// copies it.
+  private let isInMemory: Bool
 
   /// The domain facts (public suffix list, IDNA) the store uses.
   public nonisolated let domainFacts: any DomainFacts
@@ -27,28 +42,31 @@ public actor HTTPCookieStore {
     configuration: CookieJarConfiguration, clock: any CookieClock, domainFacts: any DomainFacts,
     persistence: (any CookiePersistence)?, initialLoad: CookieLoad? = nil
   ) {
-    jar = CookieJar(
-      configuration: configuration, facts: domainFacts, cookies: initialLoad?.cookies ?? [])
+    core = Mutex(
+      Core(
+        jar: CookieJar(
+          configuration: configuration, facts: domainFacts, cookies: initialLoad?.cookies ?? [])))
     damagedRecordCount = initialLoad?.damagedRows.count ?? 0
     self.clock = clock
     self.domainFacts = domainFacts
     self.persistence = persistence
+    isInMemory = persistence == nil
     if let initialLoad { persistence?.accept(initialLoad) }
   }
 
   // MARK: - Configuration
 
   /// The rules the store applies.
-  public var configuration: CookieJarConfiguration { jar.configuration }
+  public var configuration: CookieJarConfiguration { core.withLock { $0.jar.configuration } }
 
   /// Changes the third-party cookie policy for later reads and writes.
   public func setThirdPartyPolicy(_ policy: ThirdPartyCookiePolicy) {
-    jar.configuration.thirdPartyPolicy = policy
+    core.withLock { $0.jar.configuration.thirdPartyPolicy = policy }
   }
 
   /// Replaces the whole configuration for later reads and writes.
   public func setConfiguration(_ configuration: CookieJarConfiguration) {
-    jar.configuration = configuration
+    core.withLock { $0.jar.configuration = configuration }
   }
 
   // MARK: - Reading
@@ -56,22 +74,22 @@ public actor HTTPCookieStore {
   /// Every cookie, ordered by domain, then header order.
   public func allCookies() async -> [Cookie] {
     await syncWithDisk()
-    return jar.allCookies
+    return core.withLock { $0.jar.allCookies }
   }
 
   /// The cookies `filter` matches.
   public func cookies(matching filter: CookieFilter) async -> [Cookie] {
     await syncWithDisk()
-    return jar.allCookies.filter(filter.matches)
+    return core.withLock { $0.jar.allCookies.filter(filter.matches) }
   }
 
   /// The number of cookies.
-  public var count: Int { jar.count }
+  public var count: Int { core.withLock { $0.jar.count } }
 
   /// The sites (registrable domains) that hold cookies, sorted.
   public func sites() async -> [String] {
     await syncWithDisk()
-    return jar.sites
+    return core.withLock { $0.jar.sites }
   }
 
   /// The Cookie header for a request, with the included cookies and, when
@@ -83,19 +101,42 @@ public actor HTTPCookieStore {
     -> CookieLookupResult
   {
     await syncWithDisk()
-    jarGeneration &+= 1
-    let sites = ContextSites(context, facts: domainFacts)
-    let result = jar.lookup(context, sites: sites, now: clock.now(), explain: explain)
-    if let persistence, !result.changes.isEmpty || !result.accessed.isEmpty {
-      _ = persistence.enqueue(result.changes, accessed: result.accessed, acknowledged: false)
-    }
-    broadcaster.publish(result.changes)
-    return result
+    return lookup(context, sites: ContextSites(context, facts: domainFacts), explain: explain)
+  }
+
+  /// ``cookies(for:explain:)`` done at once on the caller's thread, without
+  /// a hop to the actor, for a store without persistence (which has no disk
+  /// to catch up with); `nil` for a persistent store: ask the actor.
+  /// `sites` is `ContextSites(context, facts: domainFacts)`, which a
+  /// loader computes once for a hop's lookup and its response.
+  package nonisolated func cookiesInMemory(
+    for context: CookieRequestContext, sites: ContextSites
+  ) -> CookieLookupResult? {
+    guard isInMemory else { return nil }
+    return lookup(context, sites: sites, explain: false)
   }
 
   /// The Cookie header value alone for a request (`nil`: send no header).
   public func cookieHeader(for context: CookieRequestContext) async -> String? {
     await cookies(for: context).header
+  }
+
+  /// The lookup in one locked section; a persistent store's last-access
+  /// times and expiries are queued in the same section, so in jar order,
+  /// and published at once (nobody waits for them to commit).
+  private nonisolated func lookup(
+    _ context: CookieRequestContext, sites: ContextSites, explain: Bool
+  ) -> CookieLookupResult {
+    let now = clock.now()
+    let result = change { jar in
+      let result = jar.lookup(context, sites: sites, now: now, explain: explain)
+      if let persistence, !result.changes.isEmpty || !result.accessed.isEmpty {
+        _ = persistence.enqueue(result.changes, accessed: result.accessed, acknowledged: false)
+      }
+      return (result, result.changes)
+    }.result
+    if !isInMemory { broadcaster.publish(result.changes) }
+    return result
   }
 
   // MARK: - Writing
@@ -110,18 +151,22 @@ public actor HTTPCookieStore {
     async throws -> [SetCookieResult]
   {
     await syncWithDisk()
-    jarGeneration &+= 1
-    let sites = ContextSites(context, facts: domainFacts)
-    let now = clock.now()
-    var results: [SetCookieResult] = []
-    results.reserveCapacity(lines.count)
-    for line in lines {
-      results.append(
-        line.withUnsafeBufferPointer { jar.setCookie($0, context: context, sites: sites, now: now) }
-      )
-    }
-    try await commit(results.flatMap(\.changes))
+    let (results, changes) = store(
+      lines, for: context, sites: ContextSites(context, facts: domainFacts))
+    try await commit(changes)
     return results
+  }
+
+  /// ``processResponse(setCookieLines:for:)`` done at once on the caller's
+  /// thread, without a hop to the actor, for a store without persistence
+  /// (whose writes have nothing to wait for); `nil` for a persistent store,
+  /// whose writes return only once committed: ask the actor. `sites` is
+  /// `ContextSites(context, facts: domainFacts)`.
+  package nonisolated func processResponseInMemory(
+    setCookieLines lines: [[UInt8]], for context: CookieRequestContext, sites: ContextSites
+  ) -> [SetCookieResult]? {
+    guard isInMemory else { return nil }
+    return store(lines, for: context, sites: sites).result
   }
 
   /// Processes `Set-Cookie` header values given as strings.
@@ -132,14 +177,45 @@ public actor HTTPCookieStore {
     try await processResponse(setCookieLines: headers.map { Array($0.utf8) }, for: context)
   }
 
+  /// Stores the cookies of `lines` in one locked section.
+  private nonisolated func store(
+    _ lines: [[UInt8]], for context: CookieRequestContext, sites: ContextSites
+  ) -> (result: [SetCookieResult], changes: [CookieChange]) {
+    let now = clock.now()
+    return change { jar in
+      var results: [SetCookieResult] = []
+      results.reserveCapacity(lines.count)
+      if lines.count == 1 {
+        // One line (the usual response): its changes as they are.
+        let result = lines[0].withUnsafeBufferPointer {
+          jar.setCookie($0, context: context, sites: sites, now: now)
+        }
+        results.append(result)
+        return (results, result.changes)
+      }
+      var changes: [CookieChange] = []
+      for line in lines {
+        let result = line.withUnsafeBufferPointer {
+          jar.setCookie($0, context: context, sites: sites, now: now)
+        }
+        changes.append(contentsOf: result.changes)
+        results.append(result)
+      }
+      return (results, changes)
+    }
+  }
+
   /// Stores a cookie through the API (like `WKHTTPCookieStore.setCookie`).
   /// The rules every cookie must meet are checked; the result says why not.
   @discardableResult
   public func setCookie(_ cookie: Cookie) async throws -> SetCookieResult {
     await syncWithDisk()
-    jarGeneration &+= 1
-    let result = jar.setCookie(cookie, now: clock.now())
-    try await commit(result.changes)
+    let now = clock.now()
+    let (result, changes) = change { jar in
+      let result = jar.setCookie(cookie, now: now)
+      return (result, result.changes)
+    }
+    try await commit(changes)
     return result
   }
 
@@ -149,16 +225,18 @@ public actor HTTPCookieStore {
   @discardableResult
   public func importCookies(_ cookies: [Cookie]) async throws -> [SetCookieResult] {
     await syncWithDisk()
-    jarGeneration &+= 1
     let now = clock.now()
-    var results: [SetCookieResult] = []
-    var changes: [CookieChange] = []
-    results.reserveCapacity(cookies.count)
-    changes.reserveCapacity(cookies.count)
-    for cookie in cookies {
-      let result = jar.setCookie(cookie, now: now)
-      changes.append(contentsOf: result.changes)
-      results.append(result)
+    let (results, changes) = change { jar in
+      var results: [SetCookieResult] = []
+      var changes: [CookieChange] = []
+      results.reserveCapacity(cookies.count)
+      changes.reserveCapacity(cookies.count)
+      for cookie in cookies {
+        let result = jar.setCookie(cookie, now: now)
+        changes.append(contentsOf: result.changes)
+        results.append(result)
+      }
+      return (results, changes)
     }
     try await commit(changes)
     return results
@@ -168,9 +246,11 @@ public actor HTTPCookieStore {
   @discardableResult
   public func deleteCookie(_ cookie: Cookie) async throws -> Bool {
     await syncWithDisk()
-    jarGeneration &+= 1
-    guard let change = jar.delete(cookie.identity) else { return false }
-    try await commit([change], purge: true)
+    let (_, changes) = change { jar in
+      ((), jar.delete(cookie.identity).map { [$0] } ?? [])
+    }
+    guard !changes.isEmpty else { return false }
+    try await commit(changes, purge: true)
     return true
   }
 
@@ -178,8 +258,7 @@ public actor HTTPCookieStore {
   @discardableResult
   public func deleteCookies(matching filter: CookieFilter) async throws -> [Cookie] {
     await syncWithDisk()
-    jarGeneration &+= 1
-    let changes = jar.delete(matching: filter)
+    let (_, changes) = change { jar in ((), jar.delete(matching: filter)) }
     try await commit(changes, purge: true)
     return changes.map(\.cookie)
   }
@@ -189,8 +268,7 @@ public actor HTTPCookieStore {
   @discardableResult
   public func deleteCookies(ofSites sites: Set<String>) async throws -> [Cookie] {
     await syncWithDisk()
-    jarGeneration &+= 1
-    let changes = jar.delete(ofSites: sites)
+    let (_, changes) = change { jar in ((), jar.delete(ofSites: sites)) }
     try await commit(changes, purge: true)
     return changes.map(\.cookie)
   }
@@ -209,8 +287,9 @@ public actor HTTPCookieStore {
   /// Removes expired cookies now (they are also dropped lazily).
   public func removeExpiredCookies() async throws {
     await syncWithDisk()
-    jarGeneration &+= 1
-    try await commit(jar.removeExpired(now: clock.now()), purge: true)
+    let now = clock.now()
+    let (_, changes) = change { jar in ((), jar.removeExpired(now: now)) }
+    try await commit(changes, purge: true)
   }
 
   // MARK: - Observing
@@ -221,24 +300,41 @@ public actor HTTPCookieStore {
   /// buffer). The stream ends when the store is released.
   public nonisolated func changes() -> AsyncStream<CookieChange> { broadcaster.subscribe() }
 
+  // MARK: - The jar and the disk
+
+  /// Runs `body` on the jar in one locked section, bumping its generation,
+  /// and returns its result with the changes it made. Without persistence the
+  /// changes are published in the same section, so observers see them in
+  /// the jar's order whichever thread made them; a persistent store
+  /// publishes them once committed (``commit(_:purge:)``).
+  private nonisolated func change<Result: Sendable>(
+    _ body: (inout CookieJar) -> (Result, [CookieChange])
+  ) -> (result: Result, changes: [CookieChange]) {
+    core.withLock { core in
+      core.generation &+= 1
+      let (result, changes) = body(&core.jar)
+      if isInMemory { broadcaster.publish(changes) }
+      return (result, changes)
+    }
+  }
+
   /// Writes `changes` through the backend (in the order made) and returns
   /// once they committed; then tells observers. If the write fails, the jar is
   /// reloaded from disk, which keeps what was committed, and the error thrown.
+  /// Without persistence there is nothing to do (``change(_:)`` published).
   private func commit(_ changes: [CookieChange], purge: Bool = false) async throws {
-    guard !changes.isEmpty else { return }
-    if let persistence {
-      let ticket = persistence.enqueue(changes, accessed: [], acknowledged: true)
-      do {
-        try await persistence.wait(ticket)
-        if purge { try await persistence.purge() }
-      } catch {
-        // Batches queued behind this one may still commit: reload only once
-        // the queue is idle (syncWithDisk drains it first) and only if the
-        // jar did not change meanwhile; otherwise the next sync reloads.
-        persistence.invalidate()
-        await syncWithDisk()
-        throw error
-      }
+    guard !changes.isEmpty, let persistence else { return }
+    let ticket = persistence.enqueue(changes, accessed: [], acknowledged: true)
+    do {
+      try await persistence.wait(ticket)
+      if purge { try await persistence.purge() }
+    } catch {
+      // Batches queued behind this one may still commit: reload only once
+      // the queue is idle (syncWithDisk drains it first) and only if the
+      // jar did not change meanwhile; otherwise the next sync reloads.
+      persistence.invalidate()
+      await syncWithDisk()
+      throw error
     }
     broadcaster.publish(changes)
   }
@@ -248,21 +344,24 @@ public actor HTTPCookieStore {
   /// keeping this store's memory-only session cookies.
   private func syncWithDisk() async {
     guard let persistence else { return }
-    let generation = jarGeneration
+    let generation = core.withLock { $0.generation }
     guard let load = try? await persistence.externalChanges() else { return }
     // Another call of this actor changed the jar meanwhile: try again later.
-    guard generation == jarGeneration else { return }
-    replaceJar(with: load)
+    guard generation == core.withLock({ $0.generation }) else { return }
+    replaceJar(with: load, persistence: persistence)
   }
 
-  private func replaceJar(with load: CookieLoad) {
-    var cookies = load.cookies
-    if let persistence, !persistence.keepsSessionCookies {
-      cookies += jar.allCookies.filter(\.isSession)
+  private func replaceJar(with load: CookieLoad, persistence: any CookiePersistence) {
+    core.withLock { core in
+      var cookies = load.cookies
+      if !persistence.keepsSessionCookies {
+        cookies += core.jar.allCookies.filter(\.isSession)
+      }
+      core.jar = CookieJar(
+        configuration: core.jar.configuration, facts: domainFacts, cookies: cookies)
+      core.generation &+= 1
     }
-    jar = CookieJar(configuration: jar.configuration, facts: domainFacts, cookies: cookies)
     damagedRecordCount = load.damagedRows.count
-    jarGeneration &+= 1
-    persistence?.accept(load)
+    persistence.accept(load)
   }
 }
