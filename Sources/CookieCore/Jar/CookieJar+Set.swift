@@ -146,6 +146,7 @@ extension CookieJar {
     let cookieDomain = cookie.domain
     let isIP = CookieDomain.isIPLiteral(cookieDomain)
     let name = cookie.storage.nameBytes
+    let nameHash = StoredCookie.nameHash(name)
     let path = cookie.storage.pathBytes
     for list in byDomain.lists(ofSite: site) {
       let domain = byDomain.domain(at: Int(list))
@@ -153,7 +154,8 @@ extension CookieJar {
         CookieDomain.matches(host: domain, isIPAddress: isIP, domain: cookieDomain)
           || CookieDomain.matches(host: cookieDomain, isIPAddress: isIP, domain: domain)
       else { continue }
-      for stored in byDomain.cookies(at: Int(list)) where stored.isSecure {
+      for stored in byDomain.cookies(at: Int(list))
+      where stored.isSecure && stored.nameHash == nameHash {
         let existing = stored.cookie.storage
         if existing.nameBytes.bytesEqual(name)
           && existing.fields.pointee.partitionKey == cookie.partitionKey

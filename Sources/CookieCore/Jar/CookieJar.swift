@@ -102,12 +102,15 @@ public struct CookieJar: Sendable {
     let list = byDomain.cookies(at: listIndex)
     let name = storage.nameBytes
     let path = storage.pathBytes
+    let nameHash = StoredCookie.nameHash(name)
+    let hostOnly = fields.pointee.isHostOnly
     let index = list.withUnsafeBufferPointer { buffer -> Int? in
       guard let base = buffer.baseAddress else { return nil }
       for index in buffer.indices {
+        // Inline fields first: only a likely twin's storage is read.
         let stored = base + index
-        guard stored.pointee.isHostOnly == fields.pointee.isHostOnly,
-          stored.pointee.pathLength == path.count
+        guard stored.pointee.nameHash == nameHash, stored.pointee.pathLength == path.count,
+          stored.pointee.isHostOnly == hostOnly
         else { continue }
         let other = stored.pointee.cookie.storage
         if other.nameBytes.bytesEqual(name) && other.pathBytes.bytesEqual(path)
