@@ -79,7 +79,7 @@ extension CookieJar {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
       }
     }
-    return store(cookie, list: list, siteKey: siteKey, now: now)
+    return store(consume cookie, list: list, siteKey: siteKey, now: now)
   }
 
   /// Stores a cookie given through the store's API (imports, the CLI): the
@@ -105,7 +105,7 @@ extension CookieJar {
   mutating func store(
     _ newCookie: consuming Cookie, list: Int?, siteKey: String? = nil, now: Date
   ) -> SetCookieResult {
-    var cookie = newCookie
+    var cookie = consume newCookie
     let recorded: SetCookieResult.Changes
     let storedIn: Int
     if let list, let existing = find(twinOf: cookie, inList: list) {
