@@ -7,18 +7,10 @@ import Foundation
 ///
 /// Immutable: changing a cookie means replacing its `StoredCookie`.
 struct StoredCookie: Sendable {
-  /// The full cookie.
-  let cookie: Cookie
+  // The fields a lookup tests on every candidate come first, together.
+
   /// Seconds since 1970 of the expiry, `.infinity` for a session cookie.
   let expiry: Double
-  /// Seconds since 1970 of the creation (the second ordering key).
-  let created: Double
-  /// Seconds since 1970 of the last access.
-  let lastAccessed: Double
-  /// The order in which cookies entered the jar, breaking ties between equal
-  /// creation times (as Chromium keeps creation times unique); a replacement
-  /// keeps its twin's sequence as it keeps its creation time.
-  let sequence: UInt64
   /// The first 8 bytes of the path, little-endian, zero-padded.
   let pathPrefix: UInt64
   /// The path length in bytes (the first ordering key, §5.8.3 step 2).
@@ -31,6 +23,16 @@ struct StoredCookie: Sendable {
   /// A 16-bit hash of the name (``nameHash(_:)``): identity searches skip
   /// cookies of other names without reaching their storage.
   let nameHash: UInt16
+  /// The full cookie.
+  let cookie: Cookie
+  /// Seconds since 1970 of the creation (the second ordering key).
+  let created: Double
+  /// Seconds since 1970 of the last access.
+  let lastAccessed: Double
+  /// The order in which cookies entered the jar, breaking ties between equal
+  /// creation times (as Chromium keeps creation times unique); a replacement
+  /// keeps its twin's sequence as it keeps its creation time.
+  let sequence: UInt64
 
   /// The bits of ``flags``.
   enum Flags {
