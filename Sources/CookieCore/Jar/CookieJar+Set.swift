@@ -108,10 +108,10 @@ extension CookieJar {
     var cookie = consume newCookie
     let recorded: SetCookieResult.Changes
     let storedIn: Int
-    if let list, let existing = find(twinOf: cookie, inList: list) {
-      let twin = existing.stored.cookie
+    if let list, let position = find(twinOf: cookie, inList: list) {
+      let twin = byDomain.cookie(at: position, inList: list)
       // Step 22: a script API cannot overwrite an HttpOnly cookie.
-      if existing.stored.isHTTPOnly && !cookie.source.isHTTP {
+      if twin.isHTTPOnly && !cookie.source.isHTTP {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteHTTPOnly))
       }
       cookie.createdAt = twin.createdAt
@@ -121,7 +121,7 @@ extension CookieJar {
           cookie: cookie, status: CookieInclusionStatus(),
           changes: [CookieChange(cookie: twin, cause: .expired)])
       }
-      replace(at: existing.index, inList: list, with: cookie)
+      replace(at: position, inList: list, with: cookie)
       storedIn = list
       recorded = .replaced(twin: twin, by: cookie)
     } else {
