@@ -85,6 +85,28 @@ struct ParsedCookieTests {
     #expect(Self.failure([0x61, 0x3D, 0xFF, 0x0A]) == .disallowedCharacter)
   }
 
+  /// A CTL at every position of lines of every length up to 40 octets
+  /// (whole 16- and 8-octet blocks and every tail length), and octets that
+  /// look like CTLs to a word-wide test (HTAB, 0x80-0x9F and 0xFF inside
+  /// UTF-8 or attribute values, spaces) accepted in the same positions.
+  @Test func controlOctetsFoundAtEveryPosition() {
+    for length in 1...40 {
+      let base = Array(("a=" + String(repeating: "v", count: 40)).utf8.prefix(max(length, 2)))
+      for position in 0..<base.count {
+        var line = base
+        line[position] = 0x7F
+        #expect(Self.failure(line) == .disallowedCharacter, "DEL at \(position) of \(line.count)")
+        line[position] = 0x1F
+        #expect(Self.failure(line) == .disallowedCharacter, "0x1F at \(position) of \(line.count)")
+      }
+    }
+    let lookalikes = "n=\u{20AC}\u{0080}\u{009F} \t \u{00FF}\u{0101}; Path=/\u{20AC}; x=\u{0091}\t"
+    for cut in 0...lookalikes.utf8.count {
+      let line = Array(lookalikes.utf8.prefix(cut))
+      #expect(Self.failure(line) != .disallowedCharacter, "\(cut) octets")
+    }
+  }
+
   @Test func htabIsAllowedEverywhere() throws {
     let cookie = try #require(Self.parse("a\tb=c\td;\tPath=/x\ty\t;\tSecure\t"))
     #expect(cookie.name == "a\tb")

@@ -79,7 +79,7 @@ extension CookieJar {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
       }
     }
-    return store(cookie, list: list, siteKey: siteKey, now: now)
+    return store(consume cookie, list: list, siteKey: siteKey, now: now)
   }
 
   /// Stores a cookie given through the store's API (imports, the CLI): the
@@ -105,13 +105,13 @@ extension CookieJar {
   mutating func store(
     _ newCookie: consuming Cookie, list: Int?, siteKey: String? = nil, now: Date
   ) -> SetCookieResult {
-    var cookie = newCookie
+    var cookie = consume newCookie
     let recorded: SetCookieResult.Changes
     let storedIn: Int
-    if let list, let existing = find(twinOf: cookie, inList: list) {
-      let twin = existing.stored.cookie
+    if let list, let position = find(twinOf: cookie, inList: list) {
+      let twin = byDomain.cookie(at: position, inList: list)
       // Step 22: a script API cannot overwrite an HttpOnly cookie.
-      if existing.stored.isHTTPOnly && !cookie.source.isHTTP {
+      if twin.isHTTPOnly && !cookie.source.isHTTP {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteHTTPOnly))
       }
       cookie.createdAt = twin.createdAt
@@ -121,7 +121,7 @@ extension CookieJar {
           cookie: cookie, status: CookieInclusionStatus(),
           changes: [CookieChange(cookie: twin, cause: .expired)])
       }
-      replace(at: existing.index, inList: list, with: cookie)
+      replace(at: position, inList: list, with: cookie)
       storedIn = list
       recorded = .replaced(twin: twin, by: cookie)
     } else {
@@ -146,6 +146,7 @@ extension CookieJar {
     let cookieDomain = cookie.domain
     let isIP = CookieDomain.isIPLiteral(cookieDomain)
     let name = cookie.storage.nameBytes
+    let nameHash = StoredCookie.nameHash(name)
     let path = cookie.storage.pathBytes
     for list in byDomain.lists(ofSite: site) {
       let domain = byDomain.domain(at: Int(list))
@@ -153,7 +154,8 @@ extension CookieJar {
         CookieDomain.matches(host: domain, isIPAddress: isIP, domain: cookieDomain)
           || CookieDomain.matches(host: cookieDomain, isIPAddress: isIP, domain: domain)
       else { continue }
-      for stored in byDomain.cookies(at: Int(list)) where stored.isSecure {
+      for stored in byDomain.cookies(at: Int(list))
+      where stored.isSecure && stored.nameHash == nameHash {
         let existing = stored.cookie.storage
         if existing.nameBytes.bytesEqual(name)
           && existing.fields.pointee.partitionKey == cookie.partitionKey

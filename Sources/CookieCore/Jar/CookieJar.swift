@@ -90,24 +90,22 @@ public struct CookieJar: Sendable {
     return index.map { ($0, list[$0]) }
   }
 
-  /// Finds the cookie with the identity of `cookie` (its twin).
-  func find(twinOf cookie: Cookie) -> (index: Int, stored: StoredCookie)? {
-    byDomain.index(of: cookie.domain).flatMap { find(twinOf: cookie, inList: $0) }
-  }
-
-  /// Finds the twin of `cookie` in the list at `list` (its domain's).
-  func find(twinOf cookie: Cookie, inList listIndex: Int) -> (index: Int, stored: StoredCookie)? {
+  /// The position of the twin of `cookie` in the list at `list` (its domain's).
+  func find(twinOf cookie: Cookie, inList listIndex: Int) -> Int? {
     let storage = cookie.storage
     let fields = storage.fields
     let list = byDomain.cookies(at: listIndex)
     let name = storage.nameBytes
     let path = storage.pathBytes
-    let index = list.withUnsafeBufferPointer { buffer -> Int? in
+    let nameHash = StoredCookie.nameHash(name)
+    let hostOnly = fields.pointee.isHostOnly
+    return list.withUnsafeBufferPointer { buffer -> Int? in
       guard let base = buffer.baseAddress else { return nil }
       for index in buffer.indices {
+        // Inline fields first: only a likely twin's storage is read.
         let stored = base + index
-        guard stored.pointee.isHostOnly == fields.pointee.isHostOnly,
-          stored.pointee.pathLength == path.count
+        guard stored.pointee.nameHash == nameHash, stored.pointee.pathLength == path.count,
+          stored.pointee.isHostOnly == hostOnly
         else { continue }
         let other = stored.pointee.cookie.storage
         if other.nameBytes.bytesEqual(name) && other.pathBytes.bytesEqual(path)
@@ -118,7 +116,6 @@ public struct CookieJar: Sendable {
       }
       return nil
     }
-    return index.map { ($0, list[$0]) }
   }
 
   /// Whether the stored cookie has `identity`, read through the pointer
@@ -143,7 +140,11 @@ public struct CookieJar: Sendable {
       byDomain.modify(listAt: list) { cookies in
         // Usually the newest cookie goes last (or near the end): search from there.
         let position = cookies.lastIndex(where: { !stored.precedes($0) }).map { $0 + 1 } ?? 0
-        cookies.insert(stored, at: position)
+        if position == cookies.count {
+          cookies.append(stored)
+        } else {
+          cookies.insert(stored, at: position)
+        }
       }
       return list
     }

@@ -76,6 +76,11 @@ struct DomainTable: Sendable {
   /// The cookies of the list at `index`.
   func cookies(at index: Int) -> [StoredCookie] { lists[index].cookies }
 
+  /// The cookie at `position` of the list at `index`.
+  func cookie(at position: Int, inList index: Int) -> Cookie {
+    lists[index].cookies[position].cookie
+  }
+
   /// The domain of the list at `index`.
   func domain(at index: Int) -> String { lists[index].domain }
 

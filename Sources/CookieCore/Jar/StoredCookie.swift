@@ -7,18 +7,10 @@ import Foundation
 ///
 /// Immutable: changing a cookie means replacing its `StoredCookie`.
 struct StoredCookie: Sendable {
-  /// The full cookie.
-  let cookie: Cookie
+  // The fields a lookup tests on every candidate come first, together.
+
   /// Seconds since 1970 of the expiry, `.infinity` for a session cookie.
   let expiry: Double
-  /// Seconds since 1970 of the creation (the second ordering key).
-  let created: Double
-  /// Seconds since 1970 of the last access.
-  let lastAccessed: Double
-  /// The order in which cookies entered the jar, breaking ties between equal
-  /// creation times (as Chromium keeps creation times unique); a replacement
-  /// keeps its twin's sequence as it keeps its creation time.
-  let sequence: UInt64
   /// The first 8 bytes of the path, little-endian, zero-padded.
   let pathPrefix: UInt64
   /// The path length in bytes (the first ordering key, §5.8.3 step 2).
@@ -28,6 +20,19 @@ struct StoredCookie: Sendable {
   /// Host-only, Secure, HttpOnly and Partitioned (``Flags``), and the
   /// SameSite raw value in the two high bits.
   let flags: UInt8
+  /// A 16-bit hash of the name (``nameHash(_:)``): identity searches skip
+  /// cookies of other names without reaching their storage.
+  let nameHash: UInt16
+  /// The full cookie.
+  let cookie: Cookie
+  /// Seconds since 1970 of the creation (the second ordering key).
+  let created: Double
+  /// Seconds since 1970 of the last access.
+  let lastAccessed: Double
+  /// The order in which cookies entered the jar, breaking ties between equal
+  /// creation times (as Chromium keeps creation times unique); a replacement
+  /// keeps its twin's sequence as it keeps its creation time.
+  let sequence: UInt64
 
   /// The bits of ``flags``.
   enum Flags {
@@ -46,6 +51,7 @@ struct StoredCookie: Sendable {
     expiry = fields.pointee.expiresAt?.timeIntervalSince1970 ?? .infinity
     created = fields.pointee.createdAt.timeIntervalSince1970
     lastAccessed = fields.pointee.lastAccessedAt.timeIntervalSince1970
+    nameHash = Self.nameHash(storage.nameBytes)
     let path = storage.pathBytes
     pathPrefix = Self.prefix(path)
     pathLength32 = UInt32(truncatingIfNeeded: path.count)
@@ -81,6 +87,14 @@ struct StoredCookie: Sendable {
     if lhs.0 != rhs.0 { return lhs.0 > rhs.0 }
     if lhs.1 != rhs.1 { return lhs.1 < rhs.1 }
     return lhs.2 < rhs.2
+  }
+
+  /// A 16-bit hash of a cookie name's bytes (FNV-1a, folded).
+  @inline(__always)
+  static func nameHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt16 {
+    var hash: UInt32 = 0x811C_9DC5
+    for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+    return UInt16(truncatingIfNeeded: hash ^ (hash >> 16))
   }
 
   /// The first 8 bytes of `string`, little-endian, zero-padded.

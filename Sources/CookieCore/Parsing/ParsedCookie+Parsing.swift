@@ -57,20 +57,18 @@ extension ParsedCookie {
   private static func scan(
     _ p: UnsafePointer<UInt8>, count n: Int
   ) -> Result<SetCookieLine, SetCookieParseFailure> {
-    // Steps 1 and 2: the name-value-pair is everything up to the first ";".
-    // The CTL check of step 1 is folded into the scans of the whole line.
-    var i = 0
+    // Step 1: a CTL other than HTAB anywhere means the line is ignored.
+    // Every other failure is found after the whole line has been checked, so
+    // checking first changes no outcome, and the scans below need to look
+    // for ";" and "=" only.
+    if hasDisallowedOctet(p, count: n) { return .failure(.disallowedCharacter) }
+
+    // Step 2: the name-value-pair is everything up to the first ";".
+    var i = nextSemicolonOrEquals(p, from: 0, to: n)
     var equals = -1
-    pair: while true {
-      i = nextSpecialOctet(p, from: i, to: n)
-      if i == n { break }
-      switch p[i] {
-      case 0x3B: break pair
-      case 0x3D: if equals < 0 { equals = i }
-      case 0x09: break
-      default: return .failure(.disallowedCharacter)
-      }
-      i += 1
+    if i < n && p[i] == 0x3D {
+      equals = i
+      i = nextSemicolon(p, from: i + 1, to: n)
     }
 
     // Step 3: without "=", the name is empty and the pair is the value;
@@ -90,14 +88,9 @@ extension ParsedCookie {
     let valueCount = valueEnd - valueStart
 
     // Both empty: ignored entirely (the §5.7 storage model rule, applied
-    // here); step 5: more than 4096 octets. A CTL later in the line still
-    // wins (step 1 comes first), so scan the rest before reporting these.
-    if nameCount == 0 && valueCount == 0 {
-      return failure(.emptyNameAndValue, unlessDisallowedIn: p, from: i, to: n)
-    }
-    if nameCount + valueCount > maximumNameValueOctets {
-      return failure(.nameValueTooLarge, unlessDisallowedIn: p, from: i, to: n)
-    }
+    // here); step 5: more than 4096 octets.
+    if nameCount == 0 && valueCount == 0 { return .failure(.emptyNameAndValue) }
+    if nameCount + valueCount > maximumNameValueOctets { return .failure(.nameValueTooLarge) }
 
     // The cookie-attribute-list, reduced to the last attribute of each kind.
     var line = SetCookieLine(
@@ -109,16 +102,10 @@ extension ParsedCookie {
       i += 1
       let avStart = i
       var avEquals = -1
-      cookieAV: while true {
-        i = nextSpecialOctet(p, from: i, to: n)
-        if i == n { break }
-        switch p[i] {
-        case 0x3B: break cookieAV
-        case 0x3D: if avEquals < 0 { avEquals = i }
-        case 0x09: break
-        default: return .failure(.disallowedCharacter)
-        }
-        i += 1
+      i = nextSemicolonOrEquals(p, from: i, to: n)
+      if i < n && p[i] == 0x3D {
+        avEquals = i
+        i = nextSemicolon(p, from: i + 1, to: n)
       }
       // Step 4: attribute-name before the first "=", attribute-value after
       // it (both possibly empty); without "=", the value is empty.
@@ -212,21 +199,98 @@ extension ParsedCookie {
     UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
   }
 
-  /// The index of the first octet in `start..<n` that is ";", "=", a CTL
-  /// (HTAB included) or DEL, or `n` when there is none. `n` is the length
-  /// of the whole buffer at `p`.
+  /// Whether any of the `n` octets at `p` is a CTL other than HTAB
+  /// (%x00-08 / %x0A-1F / %x7F), eight octets at a time.
+  static func hasDisallowedOctet(_ p: UnsafePointer<UInt8>, count n: Int) -> Bool {
+    let raw = UnsafeRawPointer(p)
+    var i = 0
+    // Sixteen octets a step: the common line has no control octet at all.
+    while n - i >= 16 {
+      if mayHaveControl(loadWord(raw, i)) | mayHaveControl(loadWord(raw, i + 8)) != 0
+        && hasDisallowedOctet(p, from: i, to: i + 16)
+      {
+        return true
+      }
+      i += 16
+    }
+    if n - i >= 8 {
+      if mayHaveControl(loadWord(raw, i)) != 0 && hasDisallowedOctet(p, from: i, to: i + 8) {
+        return true
+      }
+      i += 8
+    }
+    if i < n {
+      // The last 1-7 octets: the buffer's last eight when there are eight.
+      if n >= 8 {
+        if mayHaveControl(loadWord(raw, n - 8)) != 0 && hasDisallowedOctet(p, from: i, to: n) {
+          return true
+        }
+      } else if hasDisallowedOctet(p, from: i, to: n) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Octet by octet: whether `start..<end` has a CTL other than HTAB.
+  private static func hasDisallowedOctet(
+    _ p: UnsafePointer<UInt8>, from start: Int, to end: Int
+  ) -> Bool {
+    var j = start
+    while j < end {
+      if isDisallowed(p[j]) { return true }
+      j += 1
+    }
+    return false
+  }
+
+  /// Non-zero when `word` may hold an octet below 0x20 or DEL: no false
+  /// negative; false positives (HTAB, 0x80-0x9F, 0xFF, a space above a
+  /// match) are sorted out octet by octet.
   ///
-  /// Reads eight octets at a time (SWAR): ordinary cookie text has none of
-  /// these octets, so a header is scanned in a few dozen instructions.
+  /// `(b + 1) & 0x7F` is below 0x21 exactly for 0x00-0x1F and 0x7F among
+  /// ASCII octets; adding 1 to 7-bit octets never carries.
   @inline(__always)
-  static func nextSpecialOctet(_ p: UnsafePointer<UInt8>, from start: Int, to n: Int) -> Int {
+  private static func mayHaveControl(_ word: UInt64) -> UInt64 {
+    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let shifted = ((word & low7) &+ 0x0101_0101_0101_0101) & low7
+    return (shifted &- 0x2121_2121_2121_2121) & 0x8080_8080_8080_8080
+  }
+
+  /// The index of the first ";" in `start..<n`, or `n`.
+  @inline(__always)
+  static func nextSemicolon(_ p: UnsafePointer<UInt8>, from start: Int, to n: Int) -> Int {
+    nextOctet(p, from: start, to: n) { zeroOctets($0 ^ 0x3B3B_3B3B_3B3B_3B3B) }
+  }
+
+  /// The index of the first ";" or "=" in `start..<n`, or `n`.
+  @inline(__always)
+  static func nextSemicolonOrEquals(
+    _ p: UnsafePointer<UInt8>, from start: Int, to n: Int
+  ) -> Int {
+    nextOctet(p, from: start, to: n) {
+      zeroOctets($0 ^ 0x3B3B_3B3B_3B3B_3B3B) | zeroOctets($0 ^ 0x3D3D_3D3D_3D3D_3D3D)
+    }
+  }
+
+  /// The high bit of every zero octet of `x` (plus, possibly, of octets
+  /// above the first zero octet: the lowest flag is always exact).
+  @inline(__always)
+  private static func zeroOctets(_ x: UInt64) -> UInt64 {
+    (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+  }
+
+  /// The index of the first octet in `start..<n` that `flags` marks (the
+  /// lowest flagged octet of each word is a true match), or `n`. `n` is the
+  /// length of the whole buffer at `p`. Eight octets at a time (SWAR).
+  @inline(__always)
+  private static func nextOctet(
+    _ p: UnsafePointer<UInt8>, from start: Int, to n: Int, _ flags: (UInt64) -> UInt64
+  ) -> Int {
     var i = start
     let raw = UnsafeRawPointer(p)
     while n - i >= 8 {
-      let mask = specialOctetMask(loadWord(raw, i))
-      // The lowest flagged octet is always a true match (false positives
-      // of these tricks only appear above a true one), and the load is
-      // little-endian, so it is the first special octet.
+      let mask = flags(loadWord(raw, i))
       if mask != 0 { return i + mask.trailingZeroBitCount >> 3 }
       i += 8
     }
@@ -236,32 +300,14 @@ extension ParsedCookie {
       // replace the ones before `i` (already scanned) by a harmless "A".
       let base = n - 8
       let keep = ~UInt64(0) << UInt64((i - base) * 8)
-      let word = loadWord(raw, base)
-      let mask = specialOctetMask((word & keep) | (0x4141_4141_4141_4141 & ~keep))
+      let mask = flags((loadWord(raw, base) & keep) | (0x4141_4141_4141_4141 & ~keep))
       return mask != 0 ? base + mask.trailingZeroBitCount >> 3 : n
     }
     while i < n {
-      let b = p[i]
-      if b < 0x20 || b == 0x3B || b == 0x3D || b == 0x7F { return i }
+      if flags(UInt64(p[i])) & 0x80 != 0 { return i }
       i += 1
     }
     return n
-  }
-
-  /// The high bit of every octet of `word` (see ``loadWord(_:_:)``) that is < 0x20,
-  /// ";", "=" or DEL (plus, possibly, of octets above the first such octet).
-  @inline(__always)
-  static func specialOctetMask(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let below20 = (word &- ones &* 0x20) & ~word
-    let semicolon = word ^ (ones &* 0x3B)
-    let equals = word ^ (ones &* 0x3D)
-    let delete = word ^ (ones &* 0x7F)
-    let zeros =
-      ((semicolon &- ones) & ~semicolon) | ((equals &- ones) & ~equals)
-      | ((delete &- ones) & ~delete)
-    return (below20 | zeros) & highs
   }
 
   /// Whether `start..<end` holds only ASCII octets; `n` is the length of
@@ -339,20 +385,6 @@ extension ParsedCookie {
       i += length
     }
     return true
-  }
-
-  /// Returns `failure`, or `.disallowedCharacter` when one of the octets in
-  /// `start..<end` is a disallowed CTL (step 1 takes precedence).
-  private static func failure(
-    _ failure: SetCookieParseFailure, unlessDisallowedIn p: UnsafePointer<UInt8>,
-    from start: Int, to end: Int
-  ) -> Result<SetCookieLine, SetCookieParseFailure> {
-    var j = start
-    while j < end {
-      if isDisallowed(p[j]) { return .failure(.disallowedCharacter) }
-      j += 1
-    }
-    return .failure(failure)
   }
 
   /// Narrows `start..<end` to exclude leading and trailing WSP (SP, HTAB).
