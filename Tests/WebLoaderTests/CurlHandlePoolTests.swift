@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import LoopbackTestServer
 import Testing
 import WebsiteDataStore
 
