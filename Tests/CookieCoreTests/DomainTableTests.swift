@@ -24,7 +24,7 @@ import Testing
   @Test func listsAndSitesFollowAModel() {
     var table = DomainTable()
     var model: [String: Int] = [:]  // domain -> cookie count
-    var generator = SplitMix64(seed: 20_261_130)
+    var generator = ParserTestRandom(seed: 20_261_130)
     for step in 0..<6_000 {
       let domain = "h\(generator.next() % 40).s\(generator.next() % 300).example"
       if let index = table.index(of: domain) {
@@ -94,18 +94,5 @@ import Testing
       visited.append((list[0].cookie.domain, isHost))
     }
     #expect(visited.map(\.0) == ["1.2.3.4"])
-  }
-}
-
-/// A small deterministic generator for the model test.
-struct SplitMix64 {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -98,15 +98,8 @@ struct DomainTable: Sendable {
   @discardableResult
   mutating func create(_ domain: String, site siteKey: String, cookies: [StoredCookie]) -> Int {
     let site = self.site(of: siteKey) ?? createSite(siteKey)
-    let list: Int
     let entry = List(cookies: cookies, hash: Self.hash(domain), domain: domain, site: Int32(site))
-    if let free = freeLists.popLast() {
-      list = Int(free)
-      lists[list] = entry
-    } else {
-      list = lists.count
-      lists.append(entry)
-    }
+    let list = Self.place(entry, in: &lists, reusing: &freeLists)
     listSlots.insert(list, hash: entry.hash) { lists[$0].hash }
     sites[site].lists.append(Int32(list))
     sites[site].cookieCount += cookies.count
@@ -192,16 +185,22 @@ struct DomainTable: Sendable {
 
   private mutating func createSite(_ key: String) -> Int {
     let entry = Site(key: key, hash: Self.hash(key), cookieCount: 0, lists: [])
-    let site: Int
-    if let free = freeSites.popLast() {
-      site = Int(free)
-      sites[site] = entry
-    } else {
-      site = sites.count
-      sites.append(entry)
-    }
+    let site = Self.place(entry, in: &sites, reusing: &freeSites)
     siteSlots.insert(site, hash: entry.hash) { sites[$0].hash }
     return site
+  }
+
+  /// Puts `entry` in a free place of `entries` (from `free`) or at the end;
+  /// returns its index.
+  private static func place<Entry>(
+    _ entry: Entry, in entries: inout [Entry], reusing free: inout [Int32]
+  ) -> Int {
+    if let index = free.popLast() {
+      entries[Int(index)] = entry
+      return Int(index)
+    }
+    entries.append(entry)
+    return entries.count - 1
   }
 
   private static func equal(_ domain: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -38,17 +38,15 @@ extension Cookie {
         return Creation(cookie: nil, status: CookieInclusionStatus(reason))
       }
     }
+    let fields = lineFields(
+      domain: domain, isHostOnly: isHostOnly, maxAge: parsed.maxAge,
+      expires: parsed.expires?.timeIntervalSince1970, secure: parsed.secure,
+      httpOnly: parsed.httpOnly, sameSite: parsed.sameSite, partitioned: parsed.partitioned,
+      context: context, sites: sites, now: now, configuration: configuration)
     let cookie = Cookie(
-      name: parsed.name, value: parsed.value, domain: domain, isHostOnly: isHostOnly,
-      path: parsed.path ?? CookiePath.defaultPath(of: url.path),
-      expiresAt: expiry(
-        maxAge: parsed.maxAge, expires: parsed.expires?.timeIntervalSince1970, now: now,
-        configuration: configuration),
-      createdAt: now, lastAccessedAt: now, lastUpdatedAt: now, isSecure: parsed.secure,
-      isHTTPOnly: parsed.httpOnly, sameSite: parsed.sameSite,
-      partitionKey: parsed.partitioned ? sites.partitionKey : nil,
-      sourceScheme: url.isSecureScheme ? .secure : .nonSecure, sourcePort: url.effectivePort,
-      source: context.source)
+      storage: .make(
+        fields, name: parsed.name, value: parsed.value,
+        path: parsed.path ?? CookiePath.defaultPath(of: url.path)))
     return Creation(
       cookie: cookie,
       status: status(
@@ -110,16 +108,11 @@ extension Cookie {
         return Creation(cookie: nil, status: CookieInclusionStatus(reason))
       }
     }
-    let fields = Fields(
-      domain: domain, isHostOnly: isHostOnly,
-      expiresAt: expiry(
-        maxAge: parsed.maxAge, expires: parsed.expires.map(Double.init), now: now,
-        configuration: configuration),
-      createdAt: now, lastAccessedAt: now, lastUpdatedAt: now, isSecure: parsed.secure,
-      isHTTPOnly: parsed.httpOnly, sameSite: parsed.sameSite,
-      partitionKey: parsed.partitioned ? sites.partitionKey : nil,
-      sourceScheme: url.isSecureScheme ? .secure : .nonSecure, sourcePort: url.effectivePort,
-      source: context.source)
+    let fields = lineFields(
+      domain: domain, isHostOnly: isHostOnly, maxAge: parsed.maxAge,
+      expires: parsed.expires.map(Double.init), secure: parsed.secure, httpOnly: parsed.httpOnly,
+      sameSite: parsed.sameSite, partitioned: parsed.partitioned, context: context, sites: sites,
+      now: now, configuration: configuration)
     // The name, value and path bytes go from the line into the cookie's
     // storage; the default-path is a prefix of the request path.
     let name = UnsafeBufferPointer(
@@ -150,6 +143,25 @@ extension Cookie {
       status: status(
         of: cookie, partitioned: parsed.partitioned, context: context, sites: sites,
         configuration: configuration))
+  }
+
+  /// The fields of a cookie made from a `Set-Cookie` line: its domain, the
+  /// expiry (step 4), the attributes, the partition (CHIPS), the creation,
+  /// access and update times (`now`) and the source's scheme and port.
+  static func lineFields(
+    domain: String, isHostOnly: Bool, maxAge: Int64?, expires: Double?, secure: Bool,
+    httpOnly: Bool, sameSite: SameSite, partitioned: Bool, context: CookieRequestContext,
+    sites: ContextSites, now: Date, configuration: CookieJarConfiguration
+  ) -> Fields {
+    let url = context.url
+    return Fields(
+      domain: domain, isHostOnly: isHostOnly,
+      expiresAt: expiry(maxAge: maxAge, expires: expires, now: now, configuration: configuration),
+      createdAt: now, lastAccessedAt: now, lastUpdatedAt: now, isSecure: secure,
+      isHTTPOnly: httpOnly, sameSite: sameSite,
+      partitionKey: partitioned ? sites.partitionKey : nil,
+      sourceScheme: url.isSecureScheme ? .secure : .nonSecure, sourcePort: url.effectivePort,
+      source: context.source)
   }
 
   /// Step 4: the expiry, Max-Age over Expires (seconds since 1970), capped

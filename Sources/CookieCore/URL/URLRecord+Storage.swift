@@ -3,49 +3,26 @@ extension URLRecord {
   /// record, plus what cookie rules derive from them on every request
   /// (computed once here instead).
   final class Storage: Sendable {
-    let scheme: String
-    let username: String
-    let password: String
-    let host: URLHost
-    let port: Int?
-    let path: String
-    let query: String?
-    let fragment: String?
-    /// ``URLHost/serialized`` of ``host``.
+    /// The record's own fields.
+    let fields: Fields
+    /// ``URLHost/serialized`` of the host.
     let serializedHost: String
-    /// ``URLHost/isIPAddress`` of ``host``.
+    /// ``URLHost/isIPAddress`` of the host.
     let isIPAddress: Bool
     /// https or wss.
     let isSecureScheme: Bool
     /// A secure scheme or a loopback host (Secure Contexts §3.2).
     let isSecureOrigin: Bool
-    /// ``port``, or the scheme's default port.
+    /// The port, or the scheme's default port.
     let effectivePort: Int
 
-    init(
-      scheme: String, username: String, password: String, host: URLHost, port: Int?,
-      path: String, query: String?, fragment: String?
-    ) {
-      self.scheme = scheme
-      self.username = username
-      self.password = password
-      self.host = host
-      self.port = port
-      self.path = path
-      self.query = query
-      self.fragment = fragment
-      serializedHost = host.serialized
-      isIPAddress = host.isIPAddress
-      isSecureScheme = scheme == "https" || scheme == "wss"
-      isSecureOrigin = isSecureScheme || host.isLoopback
-      effectivePort = port ?? URLRecord.defaultPort(forScheme: scheme) ?? 80
-    }
-
-    /// The fields that make up a record's identity (equality and hashing).
-    var fields: Fields {
-      Fields(
-        scheme: scheme, username: username, password: password, host: host, port: port,
-        path: path, query: query, fragment: fragment)
+    init(_ fields: Fields) {
+      self.fields = fields
+      serializedHost = fields.host.serialized
+      isIPAddress = fields.host.isIPAddress
+      isSecureScheme = fields.scheme == "https" || fields.scheme == "wss"
+      isSecureOrigin = isSecureScheme || fields.host.isLoopback
+      effectivePort = fields.port ?? URLRecord.defaultPort(forScheme: fields.scheme) ?? 80
     }
   }
 

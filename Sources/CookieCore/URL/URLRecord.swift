@@ -16,24 +16,24 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   let storage: Storage
 
   /// The lower-case scheme: `"http"`, `"https"`, `"ws"` or `"wss"`.
-  public var scheme: String { storage.scheme }
+  public var scheme: String { storage.fields.scheme }
   /// The percent-encoded user name; empty when absent. Cookie rules ignore it.
-  public var username: String { storage.username }
+  public var username: String { storage.fields.username }
   /// The percent-encoded password; empty when absent. Cookie rules ignore it.
-  public var password: String { storage.password }
+  public var password: String { storage.fields.password }
   /// The host; never empty for these schemes.
-  public var host: URLHost { storage.host }
+  public var host: URLHost { storage.fields.host }
   /// The port, or nil when absent or equal to the scheme's default port.
-  public var port: Int? { storage.port }
+  public var port: Int? { storage.fields.port }
   /// The serialized path (§4.5 "URL path serializer"): one `/` before each
   /// segment, so it always starts with `/` (`"/"` for an empty path).
-  public var path: String { storage.path }
+  public var path: String { storage.fields.path }
   /// The percent-encoded query without the `?`; nil when there is none
   /// (`"http://a/?"` has the empty query).
-  public var query: String? { storage.query }
+  public var query: String? { storage.fields.query }
   /// The percent-encoded fragment without the `#`; nil when there is none.
   /// Never sent in requests and never part of ``serialized``.
-  public var fragment: String? { storage.fragment }
+  public var fragment: String? { storage.fields.fragment }
 
   /// Parses `string` with the basic URL parser (§4.4 "URL parsing",
   /// https://url.spec.whatwg.org/#concept-basic-url-parser), resolving it
@@ -74,8 +74,9 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
     path: String, query: String?, fragment: String?
   ) {
     storage = Storage(
-      scheme: scheme, username: username, password: password, host: host, port: port, path: path,
-      query: query, fragment: fragment)
+      Fields(
+        scheme: scheme, username: username, password: password, host: host, port: port,
+        path: path, query: query, fragment: fragment))
   }
 
   /// Equal when every field is (§4.6 URL equivalence, fragments included).
