@@ -9,7 +9,7 @@ import Testing
 @Suite struct JSONCookieFileTests {
   static let now = TestSupport.fixedNow
 
-  static func read(_ text: String) throws(CookieFileError) -> CookieImportResult {
+  static func read(_ text: String) throws(WebsiteDataStoreError) -> CookieImportResult {
     try JSONCookieFile.read(Array(text.utf8), now: now)
   }
 
@@ -134,16 +134,16 @@ import Testing
   }
 
   @Test(arguments: [
-    ("", CookieFileError.Code.malformed),
-    ("{\"format\": \"websitedata-cookies\",\n \"version\": 1,\n \"cookies\": [,]}", .malformed),
-    ("[]", .malformed),
-    (#"{"format": "other", "version": 1, "cookies": []}"#, .malformed),
-    (#"{"format": "websitedata-cookies", "version": "1", "cookies": []}"#, .malformed),
-    (#"{"format": "websitedata-cookies", "version": 1, "cookies": {}}"#, .malformed),
-    (#"{"format": "websitedata-cookies", "version": 2, "cookies": []}"#, .unsupportedVersion),
+    ("", WebsiteDataStoreError.Code.corrupt),
+    ("{\"format\": \"websitedata-cookies\",\n \"version\": 1,\n \"cookies\": [,]}", .corrupt),
+    ("[]", .corrupt),
+    (#"{"format": "other", "version": 1, "cookies": []}"#, .corrupt),
+    (#"{"format": "websitedata-cookies", "version": "1", "cookies": []}"#, .corrupt),
+    (#"{"format": "websitedata-cookies", "version": 1, "cookies": {}}"#, .corrupt),
+    (#"{"format": "websitedata-cookies", "version": 2, "cookies": []}"#, .newerSchema),
   ])
-  func wholeFileFailures(text: String, code: CookieFileError.Code) {
-    #expect(throws: CookieFileError(code, "")) { try Self.read(text) }
+  func wholeFileFailures(text: String, code: WebsiteDataStoreError.Code) {
+    #expect(throws: WebsiteDataStoreError(code, "")) { try Self.read(text) }
   }
 
   @Test func syntaxErrorsGiveThePlaceNotTheText() {

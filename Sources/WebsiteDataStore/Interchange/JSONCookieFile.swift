@@ -81,29 +81,30 @@ public enum JSONCookieFile {
   /// - Parameters:
   ///   - bytes: the file (UTF-8 JSON).
   ///   - now: the time members left out default to.
-  /// - Throws: ``CookieFileError`` when the file is not JSON or not such a
-  ///   document (`.malformed`), or has a newer version (`.unsupportedVersion`).
-  public static func read(_ bytes: [UInt8], now: Date) throws(CookieFileError)
+  /// - Throws: ``WebsiteDataStoreError`` when the file is not JSON or not
+  ///   such a document (`.corrupt`), or has a newer version (`.newerSchema`),
+  ///   as the browser-database readers do.
+  public static func read(_ bytes: [UInt8], now: Date) throws(WebsiteDataStoreError)
     -> CookieImportResult
   {
     let root = try JSONValue.parse(bytes)
     guard case .object = root, case .string(let format)? = root["format"], format == formatName
     else {
-      throw CookieFileError(
-        .malformed,
+      throw WebsiteDataStoreError(
+        .corrupt,
         "the file is not a sitedata JSON cookie file (an object with \"format\": \"\(formatName)\")"
       )
     }
     guard case .integer(let fileVersion)? = root["version"], fileVersion >= 1 else {
-      throw CookieFileError(.malformed, "\"version\" must be a whole number from 1")
+      throw WebsiteDataStoreError(.corrupt, "\"version\" must be a whole number from 1")
     }
     guard fileVersion <= Int64(version) else {
-      throw CookieFileError(
-        .unsupportedVersion,
+      throw WebsiteDataStoreError(
+        .newerSchema,
         "the file has version \(fileVersion); this sitedata reads version \(version)")
     }
     guard case .array(let entries)? = root["cookies"] else {
-      throw CookieFileError(.malformed, "\"cookies\" must be an array")
+      throw WebsiteDataStoreError(.corrupt, "\"cookies\" must be an array")
     }
     var result = CookieImportResult()
     for (index, entry) in entries.enumerated() {
