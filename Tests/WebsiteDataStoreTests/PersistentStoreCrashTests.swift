@@ -11,7 +11,7 @@ import Testing
 /// which prints `ack c<i>` after each write to a persistent store returns.
 /// SIGKILL gives it no chance to clean up: no close, no checkpoint, a write
 /// (or a group commit of several) possibly half done.
-@Suite struct PersistentStoreCrashTests {
+@Suite(.timeLimit(.minutes(3))) struct PersistentStoreCrashTests {
   /// The writer raises the whole-jar limit so that nothing is evicted; the
   /// reader does the same.
   static var configuration: CookieJarConfiguration {
