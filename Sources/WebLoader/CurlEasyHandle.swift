@@ -63,7 +63,7 @@ final class CurlEasyHandle {
     try set(CURLOPT_ERRORBUFFER, UnsafeRawPointer(errorBuffer))
     try check(
       websitedata_curl_easy_setopt_write_function(
-        easy, CURLOPT_HEADERFUNCTION, CurlHeadCollector.onHeader))
+        easy, CURLOPT_HEADERFUNCTION, HTTPTransfer.onHeader))
     try check(
       websitedata_curl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, HTTPTransfer.onBody)
     )
@@ -74,7 +74,12 @@ final class CurlEasyHandle {
       try set(CURLOPT_CONNECTTIMEOUT_MS, connect)
     }
     if let total = options.timeoutMilliseconds { try set(CURLOPT_TIMEOUT_MS, total) }
-    if let proxy = options.proxy { try set(CURLOPT_PROXY, proxy) }
+    if let proxy = options.proxy {
+      try set(CURLOPT_PROXY, proxy)
+      // No proxy at all: libcurl need not read `no_proxy` on every hop.
+      if proxy.isEmpty { try set(CURLOPT_NOPROXY, "") }
+    }
+    if let userAgent = options.userAgent { try set(CURLOPT_USERAGENT, userAgent) }
     if let caFile = options.caFile { try set(CURLOPT_CAINFO, caFile) }
     if let caPath = options.caPath { try set(CURLOPT_CAPATH, caPath) }
     if let limit = options.maximumBodySize {
@@ -93,6 +98,15 @@ final class CurlEasyHandle {
 
   func set(_ option: CURLoption, _ value: String) throws(LoadError) {
     try check(value.withCString { websitedata_curl_easy_setopt_pointer(easy, option, $0) })
+  }
+
+  /// A string option; `nil` unsets it.
+  func set(_ option: CURLoption, _ value: String?) throws(LoadError) {
+    guard let value else {
+      try check(websitedata_curl_easy_setopt_pointer(easy, option, nil))
+      return
+    }
+    try set(option, value)
   }
 
   func set(_ option: CURLoption, _ value: UnsafeRawPointer?) throws(LoadError) {

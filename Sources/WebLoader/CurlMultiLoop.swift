@@ -33,8 +33,8 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   private enum Command: Sendable {
     /// Start a transfer; the loop owns it from now on.
     case add(Handoff)
-    /// Abort the transfer with this ticket, if it is running.
-    case cancel(TransferTicket)
+    /// Abort this transfer, if it is running.
+    case cancel(Handoff)
   }
 
   /// What waits for the thread, and the thread's state.
@@ -58,7 +58,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   private let inbox = Mutex(Inbox())
   /// The loop thread's `pthread_t`, 0 until it runs.
   private let loopThread = Atomic<UInt>(0)
-  /// Running transfers by ticket (loop thread only).
+  /// Running transfers by identity (loop thread only).
   private var active: [ObjectIdentifier: HTTPTransfer] = [:]
   /// Idle easy handles (loop thread only).
   private var pool = CurlHandlePool(limit: 16)
@@ -118,12 +118,12 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     }
   }
 
-  /// Asks the loop to abort the transfer of `ticket` (after `ticket.cancel()`).
-  func cancel(_ ticket: TransferTicket) {
+  /// Asks the loop to abort the transfer (after its ``HTTPTransfer/cancel()``).
+  func cancel(_ handoff: Handoff) {
     if isLoopThread {
-      abort(ticket)
+      abort(handoff.transfer)
     } else {
-      post { $0.commands.append(.cancel(ticket)) }
+      post { $0.commands.append(.cancel(handoff)) }
     }
   }
 
@@ -168,8 +168,9 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   }
 
   /// Carries a transfer to the loop thread. `@unchecked Sendable`: the
-  /// submitter sets the continuation, submits, and never touches the
-  /// transfer again, so from then on only the loop thread uses it.
+  /// submitter sets the continuation, submits, and from then on touches
+  /// only the transfer's atomic cancellation flag; only the loop thread
+  /// uses the rest.
   struct Handoff: @unchecked Sendable {
     let transfer: HTTPTransfer
   }
@@ -196,7 +197,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
         for command in commands {
           switch command {
           case .add(let handoff): start(handoff.transfer)
-          case .cancel(let ticket): abort(ticket)
+          case .cancel(let handoff): abort(handoff.transfer)
           }
         }
         for job in jobs { job.runSynchronously(on: executor) }
@@ -245,7 +246,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   }
 
   private func start(_ transfer: HTTPTransfer) {
-    if transfer.ticket.isCancelled {
+    if transfer.isCancelled {
       transfer.fail(Self.cancelled(transfer))
       return
     }
@@ -266,15 +267,15 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
           message: String(cString: curl_multi_strerror(added))))
       return
     }
-    active[ObjectIdentifier(transfer.ticket)] = transfer
+    active[ObjectIdentifier(transfer)] = transfer
     if active.count > peakActive.load(ordering: .relaxed) {
       peakActive.store(active.count, ordering: .relaxed)
     }
   }
 
-  private func abort(_ ticket: TransferTicket) {
-    // Not running: not arrived yet (it will see the ticket) or already done.
-    guard let transfer = active.removeValue(forKey: ObjectIdentifier(ticket)) else { return }
+  private func abort(_ transfer: HTTPTransfer) {
+    // Not running: not arrived yet (it will see the flag) or already done.
+    guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { return }
     if let easy = transfer.handle?.easy { curl_multi_remove_handle(multi, easy) }
     transfer.fail(Self.cancelled(transfer))
   }
@@ -293,7 +294,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       }
       let transfer = Unmanaged<HTTPTransfer>.fromOpaque(pointer).takeUnretainedValue()
       curl_multi_remove_handle(multi, easy)
-      active.removeValue(forKey: ObjectIdentifier(transfer.ticket))
+      active.removeValue(forKey: ObjectIdentifier(transfer))
       if let handle = transfer.finish(with: code) { pool.giveBack(handle) }
     }
   }

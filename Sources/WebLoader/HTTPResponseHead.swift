@@ -18,8 +18,8 @@ struct HTTPResponseHead: Sendable {
   private(set) var status = 0
   /// The reason phrase (may be empty).
   private(set) var reasonPhrase = ""
-  /// The raw value bytes of each `Set-Cookie` field, in order.
-  private(set) var setCookieLines: [[UInt8]] = []
+  /// How many `Set-Cookie` fields the head has.
+  private(set) var setCookieCount = 0
   /// Whether the empty line ending the head was seen.
   private(set) var isComplete = false
 
@@ -27,13 +27,32 @@ struct HTTPResponseHead: Sendable {
   private var bytes: [UInt8] = []
   /// Where each field's name and value are in ``bytes``, in order.
   private var fields: [Field] = []
-  /// Whether the last field line was a `Set-Cookie` (for folded lines).
-  private var lastIsSetCookie = false
-
   /// One field's place in ``bytes``.
   private struct Field: Sendable {
     var name: Range<Int>
     var value: Range<Int>
+    /// The field is a `Set-Cookie`.
+    var isSetCookie: Bool
+  }
+
+  /// The raw value bytes of each `Set-Cookie` field, in order (a copy; see
+  /// ``forEachSetCookieLine(_:)``).
+  var setCookieLines: [[UInt8]] {
+    var lines: [[UInt8]] = []
+    lines.reserveCapacity(setCookieCount)
+    forEachSetCookieLine { lines.append(Array($0)) }
+    return lines
+  }
+
+  /// Calls `body` with the raw value bytes of each `Set-Cookie` field, in
+  /// order, without copying them.
+  func forEachSetCookieLine(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+    guard setCookieCount > 0 else { return }
+    try bytes.withUnsafeBufferPointer { bytes in
+      for field in fields where field.isSetCookie {
+        try body(UnsafeBufferPointer(rebasing: bytes[field.value]))
+      }
+    }
   }
 
   /// The field lines, in order (obsolete line folding joined with a space),
@@ -82,8 +101,8 @@ struct HTTPResponseHead: Sendable {
     guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return }
     let name = UnsafeBufferPointer(rebasing: line[0..<colon])
     let value = Self.trimmed(line, from: colon + 1)
-    lastIsSetCookie = Self.equalIgnoringASCIICase(name, "set-cookie")
-    if lastIsSetCookie { setCookieLines.append(Array(value)) }
+    let isSetCookie = Self.equalIgnoringASCIICase(name, "set-cookie")
+    if isSetCookie { setCookieCount += 1 }
     if fields.isEmpty {
       bytes.reserveCapacity(512)
       fields.reserveCapacity(16)
@@ -92,7 +111,9 @@ struct HTTPResponseHead: Sendable {
     bytes.append(contentsOf: name)
     let valueStart = bytes.count
     bytes.append(contentsOf: value)
-    fields.append(Field(name: nameStart..<valueStart, value: valueStart..<bytes.count))
+    fields.append(
+      Field(name: nameStart..<valueStart, value: valueStart..<bytes.count, isSetCookie: isSetCookie)
+    )
   }
 
   /// Obsolete line folding (RFC 9112 §5.2): `more` continues the last
@@ -106,9 +127,6 @@ struct HTTPResponseHead: Sendable {
     bytes.append(UInt8(ascii: " "))
     bytes.append(contentsOf: more)
     fields[last].value = start..<bytes.count
-    if lastIsSetCookie, !setCookieLines.isEmpty {
-      setCookieLines[setCookieLines.count - 1] += [UInt8(ascii: " ")] + more
-    }
   }
 
   /// Whether `bytes` is `expected`, ignoring ASCII case in `bytes`

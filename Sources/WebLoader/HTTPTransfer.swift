@@ -1,5 +1,6 @@
 internal import CCurl
 import CookieCore
+import Synchronization
 import WebsiteDataStore
 
 /// What one hop's transfer produced, handed from the loop thread to the task
@@ -17,18 +18,23 @@ struct HopResult: Sendable {
 
 /// One hop: a request for libcurl (curl's cookie engine and redirect
 /// following off, the Cookie header given explicitly), the state its
-/// callbacks fill, and the continuation of the task waiting for it.
+/// callbacks fill, its cancellation flag, and the continuation of the task
+/// waiting for it.
 ///
 /// Created by the loading task, then handed whole to the session's loop
 /// thread, which alone touches it from then on: it attaches a pooled easy
 /// handle (``attach(_:)``), adds it to the multi handle, runs its callbacks,
 /// completes it and takes the handle back (``finish(with:)``, ``fail(_:)``).
-/// Not `Sendable`: it has one owner at a time.
+/// Not `Sendable`: it has one owner at a time, except for its cancellation
+/// flag (``cancel()``, ``isCancelled``), which any thread may touch.
 final class HTTPTransfer {
   /// The URL requested.
   let url: URLRecord
-  /// The cancellation flag shared with the waiting task.
-  let ticket: TransferTicket
+  /// Set by the waiting task's cancellation handler (any thread) before it
+  /// asks the loop to abort the transfer; read by the loop when the
+  /// transfer arrives, so a cancellation that overtakes the hand-over is
+  /// not lost.
+  private let cancelled = Atomic<Bool>(false)
   /// Resumed exactly once, by the loop thread (``finish(with:)`` or ``fail(_:)``).
   var continuation: UnsafeContinuation<Result<HopResult, LoadError>, Never>?
   /// The handle running the transfer, from ``attach(_:)`` to completion.
@@ -39,12 +45,19 @@ final class HTTPTransfer {
   /// The request's method and body (its URL is ``url``).
   private let method: String
   private let requestBody: [UInt8]?
-  private let headCollector = CurlHeadCollector()
+  /// The Cookie header from the store (`CURLOPT_COOKIE`).
+  private let cookieHeader: String?
+  /// Filled by the header callback on the loop thread, read once the
+  /// transfer is done: unchecked exclusivity (one thread, one call at a
+  /// time).
+  @exclusivity(unchecked) private var head = HTTPResponseHead()
   /// Filled by the write callback on the loop thread, read once the
   /// transfer is done: unchecked exclusivity, like the head collector's.
   @exclusivity(unchecked) private var body: [UInt8] = []
   private var bodyTooLarge = false
-  private let headerList: CurlStringList
+  /// The caller's header fields and libcurl default overrides
+  /// (`CURLOPT_HTTPHEADER`); `nil` when there are none.
+  private let headerList: CurlStringList?
   /// The HSTS callbacks' state, when HSTS is on for this hop.
   private let hsts: CurlHSTSExchange?
 
@@ -56,17 +69,29 @@ final class HTTPTransfer {
   ///   cannot be sent.
   init(
     request: LoadRequest, cookieHeader: String?, hstsSnapshot: [HSTSEntry]?,
-    options: TransferOptions, ticket: TransferTicket
+    options: TransferOptions
   ) throws(LoadError) {
     self.url = request.url
     method = request.method
     requestBody = request.body
     self.options = options
-    self.ticket = ticket
+    self.cookieHeader = cookieHeader
     hsts = hstsSnapshot.map(CurlHSTSExchange.init(snapshot:))
-    headerList = try CurlStringList(
-      Self.headerLines(for: request, cookieHeader: cookieHeader, userAgent: options.userAgent))
+    guard HTTPToken.isToken(request.method) else {
+      throw LoadError(.invalidRequest, "the method is not an HTTP token", url: request.url)
+    }
+    if request.headers.isEmpty && request.body == nil {
+      headerList = nil
+    } else {
+      headerList = try CurlStringList(Self.headerLines(for: request))
+    }
   }
+
+  /// Marks the transfer cancelled (any thread).
+  func cancel() { cancelled.store(true, ordering: .releasing) }
+
+  /// Whether the transfer was cancelled (any thread).
+  var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
   /// Sets the hop on `handle` (loop thread): the session's common options
   /// unless the handle holds them (``CurlEasyHandle/prepare(for:)``), then
@@ -81,8 +106,10 @@ final class HTTPTransfer {
       let me = Unmanaged.passUnretained(self).toOpaque()
       try handle.set(CURLOPT_URL, url.serialized)
       try handle.set(CURLOPT_PRIVATE, me)
-      try handle.set(CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList.head))
-      try handle.set(CURLOPT_HEADERDATA, headCollector.userdata)
+      try handle.set(CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList?.head))
+      // libcurl sends CURLOPT_COOKIE as the Cookie header with its engine off.
+      try handle.set(CURLOPT_COOKIE, cookieHeader)
+      try handle.set(CURLOPT_HEADERDATA, me)
       try handle.set(CURLOPT_WRITEDATA, me)
       try configureMethod(on: handle)
       if let hsts {
@@ -96,31 +123,24 @@ final class HTTPTransfer {
   }
 
   /// The request's header lines for `CURLOPT_HTTPHEADER`: the caller's
-  /// fields (never a Cookie field: the store is the only source), the
-  /// store's Cookie header, and lines that switch off libcurl's defaults a
+  /// fields (never a Cookie field: the store is the only source, through
+  /// `CURLOPT_COOKIE`), and lines that switch off libcurl's defaults a
   /// browser would not send (`Expect: 100-continue`, a form Content-Type).
-  static func headerLines(for request: LoadRequest, cookieHeader: String?, userAgent: String?)
-    throws(LoadError) -> [String]
-  {
-    guard HTTPToken.isToken(request.method) else {
-      throw LoadError(.invalidRequest, "the method is not an HTTP token", url: request.url)
-    }
+  /// The session's User-Agent is `CURLOPT_USERAGENT`, which a caller's
+  /// User-Agent field overrides.
+  static func headerLines(for request: LoadRequest) throws(LoadError) -> [String] {
     var lines: [String] = []
-    lines.reserveCapacity(request.headers.count + 3)
+    lines.reserveCapacity(request.headers.count + 2)
     var hasContentType = false
-    var hasUserAgent = false
     for header in request.headers {
       guard HTTPToken.isToken(header.name) else {
         throw LoadError(.invalidRequest, "a header name is not an HTTP token", url: request.url)
       }
       if header.hasName("Cookie") { continue }
       if header.hasName("Content-Type") { hasContentType = true }
-      if header.hasName("User-Agent") { hasUserAgent = true }
       // "Name:" would remove the field; "Name;" sends it with an empty value.
       lines.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
     }
-    if let cookieHeader { lines.append("Cookie: \(cookieHeader)") }
-    if let userAgent, !hasUserAgent { lines.append("User-Agent: \(userAgent)") }
     if request.body != nil {
       lines.append("Expect:")
       if !hasContentType { lines.append("Content-Type:") }
@@ -160,6 +180,17 @@ final class HTTPTransfer {
 
   // MARK: - Callbacks (loop thread)
 
+  /// `CURLOPT_HEADERFUNCTION`: one header line per call, into the head.
+  static let onHeader: curl_write_callback = { buffer, size, count, userdata in
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<HTTPTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    buffer?.withMemoryRebound(to: UInt8.self, capacity: length) {
+      transfer.head.consume(line: UnsafeBufferPointer(start: $0, count: length))
+    }
+    return length
+  }
+
   /// `CURLOPT_WRITEFUNCTION`: body bytes; returning less than given aborts
   /// the transfer (`CURLE_WRITE_ERROR`) once the size limit is passed.
   static let onBody: curl_write_callback = { buffer, size, count, userdata in
@@ -190,10 +221,10 @@ final class HTTPTransfer {
       let message = handle.map { String(cString: $0.errorBuffer) }
       return .failure(LoadError(curlCode: code, message: message, url: url))
     }
-    guard headCollector.head.status != 0 else {
+    guard head.status != 0 else {
       return .failure(LoadError(.transfer, "the response had no status line", url: url))
     }
-    return .success(HopResult(head: headCollector.head, body: body))
+    return .success(HopResult(head: head, body: body))
   }
 
   /// Completes the transfer after libcurl finished it with `code` (the

@@ -33,6 +33,11 @@ struct TransferOptions: Sendable {
   ///   override, a negative limit or timeout, or a missing CA file.
   init(_ configuration: LoadConfiguration) throws(LoadError) {
     profile = Self.profiles.add(1, ordering: .relaxed).newValue
+    if let agent = configuration.userAgent,
+      agent.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 })
+    {
+      throw LoadError(.invalidRequest, "the user agent holds a NUL, CR or LF")
+    }
     userAgent = configuration.userAgent
     for entry in configuration.resolveOverrides {
       guard !entry.host.isEmpty, !entry.host.contains(":"), !entry.address.isEmpty,

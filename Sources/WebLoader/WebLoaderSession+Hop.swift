@@ -31,16 +31,17 @@ extension WebLoaderSession {
       request, cookieHeader: lookup.header, hstsSnapshot: hstsSnapshot)
     var setCookieResults: [SetCookieResult] = []
     var cookieStoreError: (any Error)?
-    let lines = result.head.setCookieLines
-    if !lines.isEmpty {
+    let head = result.head
+    if head.setCookieCount > 0 {
       if let inMemory = cookies.processResponseInMemory(
-        setCookieLines: lines, for: cookieContext, sites: sites)
+        setCookieLineCount: head.setCookieCount, for: cookieContext, sites: sites,
+        forEachLine: { head.forEachSetCookieLine($0) })
       {
         setCookieResults = inMemory
       } else {
         do {
           setCookieResults = try await cookies.processResponse(
-            setCookieLines: lines, for: cookieContext)
+            setCookieLines: head.setCookieLines, for: cookieContext)
         } catch {
           cookieStoreError = error
         }
@@ -101,11 +102,10 @@ extension WebLoaderSession {
   )
     async throws(LoadError) -> HopResult
   {
-    let ticket = TransferTicket()
     let handoff = CurlMultiLoop.Handoff(
       transfer: try HTTPTransfer(
         request: request, cookieHeader: cookieHeader, hstsSnapshot: hstsSnapshot,
-        options: options, ticket: ticket))
+        options: options))
     let loop = transport.loop
     let result = await withTaskCancellationHandler {
       // Unsafe (unchecked) continuation: the loop resumes it exactly once,
@@ -115,8 +115,8 @@ extension WebLoaderSession {
         loop.submit(handoff)
       }
     } onCancel: {
-      ticket.cancel()
-      loop.cancel(ticket)
+      handoff.transfer.cancel()
+      loop.cancel(handoff)
     }
     return try result.get()
   }

@@ -103,12 +103,54 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   /// serializing") with the fragment excluded and without the userinfo, i.e.
   /// what a request carries.
   public var serialized: String {
-    var output = serializedOrigin + path
-    if let query {
-      output += "?"
-      output += query
+    let fields = storage.fields
+    let host = storage.serializedHost
+    // One allocation: the parts are measured, then copied in.
+    var portDigits = 0
+    if let port = fields.port {
+      var rest = port
+      repeat {
+        portDigits += 1
+        rest /= 10
+      } while rest > 0
     }
-    return output
+    let count =
+      fields.scheme.utf8.count + 3 + host.utf8.count + (portDigits > 0 ? portDigits + 1 : 0)
+      + fields.path.utf8.count + (fields.query.map { $0.utf8.count + 1 } ?? 0)
+    return String(unsafeUninitializedCapacity: count) { buffer in
+      var index = 0
+      func append(_ part: String) {
+        for byte in part.utf8 {
+          buffer[index] = byte
+          index += 1
+        }
+      }
+      func append(_ byte: UInt8) {
+        buffer[index] = byte
+        index += 1
+      }
+      append(fields.scheme)
+      append(UInt8(ascii: ":"))
+      append(UInt8(ascii: "/"))
+      append(UInt8(ascii: "/"))
+      append(host)
+      if var port = fields.port {
+        append(UInt8(ascii: ":"))
+        index += portDigits
+        var digit = index
+        repeat {
+          digit -= 1
+          buffer[digit] = UInt8(ascii: "0") + UInt8(port % 10)
+          port /= 10
+        } while port > 0
+      }
+      append(fields.path)
+      if let query = fields.query {
+        append(UInt8(ascii: "?"))
+        append(query)
+      }
+      return index
+    }
   }
 
   public var description: String { serialized }

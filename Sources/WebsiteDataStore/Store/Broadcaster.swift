@@ -25,6 +25,9 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   }
 
   /// Delivers `values` in order to every subscriber.
+  /// Whether anyone is subscribed now.
+  package var hasSubscribers: Bool { subscribers.withLock { !$0.isEmpty } }
+
   package func publish(_ values: some Collection<Element>) {
     guard !values.isEmpty else { return }
     let targets = subscribers.withLock { Array($0.values) }

@@ -169,6 +169,19 @@ public actor HTTPCookieStore {
     return store(lines, for: context, sites: sites).result
   }
 
+  /// ``processResponseInMemory(setCookieLines:for:sites:)`` over lines the
+  /// caller lends one at a time (`forEachLine` calls its argument with each
+  /// of the `count` lines, in order), so that a response's head need not be
+  /// copied into arrays. The changes are made only for the store's
+  /// observers, when it has any.
+  package nonisolated func processResponseInMemory(
+    setCookieLineCount count: Int, for context: CookieRequestContext, sites: ContextSites,
+    forEachLine: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void
+  ) -> [SetCookieResult]? {
+    guard isInMemory else { return nil }
+    return store(count: count, for: context, sites: sites, forEachLine: forEachLine).result
+  }
+
   /// Processes `Set-Cookie` header values given as strings.
   @discardableResult
   public func processResponse(setCookieHeaders headers: [String], for context: CookieRequestContext)
@@ -181,24 +194,28 @@ public actor HTTPCookieStore {
   private nonisolated func store(
     _ lines: [[UInt8]], for context: CookieRequestContext, sites: ContextSites
   ) -> (result: [SetCookieResult], changes: [CookieChange]) {
+    store(count: lines.count, for: context, sites: sites) { body in
+      for line in lines { line.withUnsafeBufferPointer(body) }
+    }
+  }
+
+  /// Stores the cookies of the `count` lines `forEachLine` lends, in one
+  /// locked section. The changes are collected when someone needs them: a
+  /// persistent store's commit, or the change stream's subscribers.
+  private nonisolated func store(
+    count: Int, for context: CookieRequestContext, sites: ContextSites,
+    forEachLine: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void
+  ) -> (result: [SetCookieResult], changes: [CookieChange]) {
     let now = clock.now()
-    return change { jar in
+    return change { jar, wantsChanges in
       var results: [SetCookieResult] = []
-      results.reserveCapacity(lines.count)
-      if lines.count == 1 {
-        // One line (the usual response): its changes as they are.
-        let result = lines[0].withUnsafeBufferPointer {
-          jar.setCookie($0, context: context, sites: sites, now: now)
-        }
-        results.append(result)
-        return (results, result.changes)
-      }
+      results.reserveCapacity(count)
       var changes: [CookieChange] = []
-      for line in lines {
-        let result = line.withUnsafeBufferPointer {
-          jar.setCookie($0, context: context, sites: sites, now: now)
+      forEachLine { line in
+        let result = jar.setCookie(line, context: context, sites: sites, now: now)
+        if wantsChanges {
+          if changes.isEmpty { changes = result.changes } else { changes += result.changes }
         }
-        changes.append(contentsOf: result.changes)
         results.append(result)
       }
       return (results, changes)
@@ -310,9 +327,20 @@ public actor HTTPCookieStore {
   private nonisolated func change<Result: Sendable>(
     _ body: (inout CookieJar) -> (Result, [CookieChange])
   ) -> (result: Result, changes: [CookieChange]) {
+    change { jar, _ in body(&jar) }
+  }
+
+  /// ``change(_:)`` for a body that may skip making its changes when
+  /// nobody needs them: its second argument says whether someone does (a
+  /// persistent store commits them; an in-memory one publishes them to its
+  /// subscribers, if any: one who subscribed before this section sees them).
+  private nonisolated func change<Result: Sendable>(
+    _ body: (inout CookieJar, Bool) -> (Result, [CookieChange])
+  ) -> (result: Result, changes: [CookieChange]) {
     core.withLock { core in
       core.generation &+= 1
-      let (result, changes) = body(&core.jar)
+      let wantsChanges = !isInMemory || broadcaster.hasSubscribers
+      let (result, changes) = body(&core.jar, wantsChanges)
       if isInMemory { broadcaster.publish(changes) }
       return (result, changes)
     }
