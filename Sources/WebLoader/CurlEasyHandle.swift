@@ -1,4 +1,5 @@
 internal import CCurl
+import CookieCore
 
 /// One libcurl easy handle (`CURL *`) of a loop's pool, freed
 /// (`curl_easy_cleanup`) in `deinit`, with its error buffer.
@@ -23,6 +24,8 @@ final class CurlEasyHandle {
   private(set) var profile: Int?
   /// A hop set options beyond a plain GET: reset before the next one.
   var isDirty = false
+  /// The parsed URL given to libcurl (`CURLOPT_CURLU`), made on first use.
+  private var urlHandle: CurlURLHandle?
 
   /// Creates a handle attached to `share` (`CURLOPT_SHARE`).
   ///
@@ -43,6 +46,20 @@ final class CurlEasyHandle {
   deinit {
     curl_easy_cleanup(easy)
     errorBuffer.deallocate()
+    // After the easy handle, which points at it (`CURLOPT_CURLU`).
+    urlHandle = nil
+  }
+
+  /// Sets the hop's URL: `CURLOPT_URL` (what libcurl reports and logs) and,
+  /// when libcurl takes its parts, the same URL already parsed
+  /// (`CURLOPT_CURLU`), which spares libcurl parsing and serializing it
+  /// again. Otherwise libcurl parses the string, as it always may.
+  func setURL(_ url: URLRecord) throws(LoadError) {
+    try set(CURLOPT_URL, url.serialized)
+    let parsed = urlHandle ?? CurlURLHandle()
+    urlHandle = parsed
+    let handle = parsed.set(url) ? parsed.handle : nil
+    try check(websitedata_curl_easy_setopt_pointer(easy, CURLOPT_CURLU, UnsafeRawPointer(handle)))
   }
 
   /// Makes the handle hold `options` and nothing of an earlier hop: a no-op

@@ -104,7 +104,7 @@ final class HTTPTransfer {
       try handle.prepare(for: options)
       handle.errorBuffer[0] = 0
       let me = Unmanaged.passUnretained(self).toOpaque()
-      try handle.set(CURLOPT_URL, url.serialized)
+      try handle.setURL(url)
       try handle.set(CURLOPT_PRIVATE, me)
       try handle.set(CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList?.head))
       // libcurl sends CURLOPT_COOKIE as the Cookie header with its engine off.

@@ -34,7 +34,19 @@ import Testing
     #expect(head.headers.map(\.name) == ["Set-Cookie", "X-Folded", "SET-COOKIE"])
     #expect(head.headers.values(named: "x-folded") == ["one two"])
     #expect(head.setCookieLines == [Array("a=1; Path=/".utf8), Array("b=\u{E9}".utf8)])
+    #expect(head.setCookieCount == 2)
     #expect(head.isComplete)
+  }
+
+  @Test func aFoldedSetCookieIsLentWhole() {
+    let head = parse([
+      "HTTP/1.1 200 OK\r\n", "Set-Cookie: a=1;\r\n", "  Path=/x\r\n", "X-Other: y\r\n",
+      "Set-Cookie: b=2\r\n", "\r\n",
+    ])
+    var lent: [[UInt8]] = []
+    head.forEachSetCookieLine { lent.append(Array($0)) }
+    #expect(lent == [Array("a=1; Path=/x".utf8), Array("b=2".utf8)])
+    #expect(head.setCookieLines == lent)
   }
 
   @Test func firstValueIgnoresCaseAndSeesFoldedValues() {

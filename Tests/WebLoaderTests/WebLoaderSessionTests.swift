@@ -40,6 +40,24 @@ import WebsiteDataStore
     #expect(response.headers.first(named: "content-type") == "application/json")
   }
 
+  /// The request target on the wire is the URL's path and query as parsed,
+  /// byte for byte (percent-encodings kept, an empty query kept), on hops
+  /// that change origin and on hops that keep it.
+  @Test func sendsThePathAndQueryAsParsed() async throws {
+    let loader = try session()
+    let targets = [
+      "/echo?a=%2Fb%2f&c=%C3%A9", "/echo?", "/echo", "/echo?x=1#fragment", "/echo?%7E=~",
+    ]
+    for (index, target) in targets.enumerated() {
+      let origin = server.origin(index % 2 == 0 ? "http" : "https", "a.test")
+      let url = try store.url(origin + target)
+      let echo = try Echo(try await loader.load(LoadRequest(url: url)).body)
+      #expect(echo.path == url.pathAndQuery)
+      let again = try Echo(try await loader.load(LoadRequest(url: url)).body)
+      #expect(again.path == url.pathAndQuery)
+    }
+  }
+
   @Test func setsCookiesAndSendsThemBack() async throws {
     let loader = try session()
     let origin = server.origin("https", "a.test")

@@ -195,7 +195,7 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   public var effectivePort: Int { storage.effectivePort }
 
   /// ``URLHost/serialized`` of ``host``, computed once per record.
-  var serializedHost: String { storage.serializedHost }
+  public var serializedHost: String { storage.serializedHost }
 
   /// Whether ``host`` is an IP address.
   var hostIsIPAddress: Bool { storage.isIPAddress }
