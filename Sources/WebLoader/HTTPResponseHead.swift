@@ -100,20 +100,20 @@ struct HTTPResponseHead: Sendable {
     }
     guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return }
     let name = UnsafeBufferPointer(rebasing: line[0..<colon])
-    let value = Self.trimmed(line, from: colon + 1)
+    let value = Self.trimmedRange(line, from: colon + 1)
     let isSetCookie = Self.equalIgnoringASCIICase(name, "set-cookie")
     if isSetCookie { setCookieCount += 1 }
     if fields.isEmpty {
       bytes.reserveCapacity(512)
       fields.reserveCapacity(16)
     }
-    let nameStart = bytes.count
-    bytes.append(contentsOf: name)
-    let valueStart = bytes.count
-    bytes.append(contentsOf: value)
+    // The line from its name to its value's end, in one copy.
+    let start = bytes.count
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[0..<value.upperBound]))
     fields.append(
-      Field(name: nameStart..<valueStart, value: valueStart..<bytes.count, isSetCookie: isSetCookie)
-    )
+      Field(
+        name: start..<start + colon,
+        value: start + value.lowerBound..<start + value.upperBound, isSetCookie: isSetCookie))
   }
 
   /// Obsolete line folding (RFC 9112 §5.2): `more` continues the last
@@ -182,6 +182,11 @@ struct HTTPResponseHead: Sendable {
   private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, from: Int)
     -> UnsafeBufferPointer<UInt8>
   {
+    UnsafeBufferPointer(rebasing: bytes[trimmedRange(bytes, from: from)])
+  }
+
+  /// Where `bytes[from...]` is without leading and trailing spaces and tabs.
+  private static func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Range<Int> {
     var start = from
     var end = bytes.count
     while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") {
@@ -190,6 +195,6 @@ struct HTTPResponseHead: Sendable {
     while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") {
       end -= 1
     }
-    return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    return start..<end
   }
 }

@@ -13,8 +13,17 @@ extension WebLoaderSession {
     async throws(LoadError) -> (LoadHop, LoadRequest, [UInt8])
   {
     if Task.isCancelled { throw LoadError(.cancelled, "the load was cancelled", url: request.url) }
-    let upgradedByHSTS = await upgradeToHTTPS(&request)
-    let hstsSnapshot = await hstsSnapshot(for: request.url)
+    // HSTS concerns only hops to domains (never IP literals): http ones may
+    // be upgraded, https ones may teach curl's cache.
+    let toDomain = request.url.host.domain != nil
+    var upgradedByHSTS = false
+    if toDomain && request.url.scheme == "http" {
+      upgradedByHSTS = await upgradeToHTTPS(&request)
+    }
+    var hstsSnapshot: [HSTSEntry]?
+    if toDomain && request.url.scheme == "https" {
+      hstsSnapshot = await self.hstsSnapshot(for: request.url)
+    }
     let cookieContext = context.cookieContext(
       url: request.url, method: request.method, redirectChain: redirectChain)
     // A store in memory answers at once on this thread; a persistent one
@@ -47,7 +56,10 @@ extension WebLoaderSession {
         }
       }
     }
-    let hstsStoreError = await recordHSTS(result.hstsWritten, snapshot: hstsSnapshot)
+    var hstsStoreError: (any Error)?
+    if result.hstsWritten != nil {
+      hstsStoreError = await recordHSTS(result.hstsWritten, snapshot: hstsSnapshot)
+    }
     let status = result.head.status
     let location =
       RedirectPolicy.isRedirectStatus(status) ? result.head.firstValue(named: "location") : nil

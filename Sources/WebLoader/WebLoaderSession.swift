@@ -71,12 +71,13 @@ public final class WebLoaderSession: Sendable {
       throw LoadError(.invalidRequest, "only http and https URLs can be loaded", url: request.url)
     }
     // The load's own work runs on the store's loop thread: a hop then
-    // costs no thread switch between this task and its transfer.
+    // costs no thread switch between this task and its transfer. Only tasks
+    // that prefer the loop run there (it runs no other jobs), so a caller
+    // on that thread already has the preference.
     let loop = transport.loop
-    let onLoop = withUnsafeCurrentTask { task in
-      task?.unownedTaskExecutor == loop.asUnownedTaskExecutor()
+    if loop.isLoopThread {
+      return try await followHops(request, context: context, onRedirect: onRedirect)
     }
-    if onLoop { return try await followHops(request, context: context, onRedirect: onRedirect) }
     return try await withTaskExecutorPreference(loop) { () throws(LoadError) in
       try await followHops(request, context: context, onRedirect: onRedirect)
     }

@@ -120,6 +120,12 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
     return String(unsafeUninitializedCapacity: count) { buffer in
       var index = 0
       func append(_ part: String) {
+        let copied: Void? = part.utf8.withContiguousStorageIfAvailable { utf8 in
+          guard let source = utf8.baseAddress, let target = buffer.baseAddress else { return }
+          (target + index).update(from: source, count: utf8.count)
+          index += utf8.count
+        }
+        guard copied == nil else { return }
         for byte in part.utf8 {
           buffer[index] = byte
           index += 1
