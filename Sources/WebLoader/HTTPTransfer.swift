@@ -182,11 +182,14 @@ final class HTTPTransfer {
 
   /// `CURLOPT_HEADERFUNCTION`: one header line per call, into the head.
   static let onHeader: curl_write_callback = { buffer, size, count, userdata in
-    guard let userdata else { return 0 }
-    let transfer = Unmanaged<HTTPTransfer>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count
-    buffer?.withMemoryRebound(to: UInt8.self, capacity: length) {
-      transfer.head.consume(line: UnsafeBufferPointer(start: $0, count: length))
+    guard let userdata else { return 0 }
+    guard let buffer else { return length }
+    // The transfer outlives its handle's callbacks: no retain per line.
+    Unmanaged<HTTPTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
+      buffer.withMemoryRebound(to: UInt8.self, capacity: length) {
+        transfer.head.consume(line: UnsafeBufferPointer(start: $0, count: length))
+      }
     }
     return length
   }
@@ -195,16 +198,17 @@ final class HTTPTransfer {
   /// the transfer (`CURLE_WRITE_ERROR`) once the size limit is passed.
   static let onBody: curl_write_callback = { buffer, size, count, userdata in
     guard let userdata else { return 0 }
-    let transfer = Unmanaged<HTTPTransfer>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count
-    if let limit = transfer.options.maximumBodySize, transfer.body.count + length > limit {
-      transfer.bodyTooLarge = true
-      return 0
+    return Unmanaged<HTTPTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
+      if let limit = transfer.options.maximumBodySize, transfer.body.count + length > limit {
+        transfer.bodyTooLarge = true
+        return 0
+      }
+      buffer?.withMemoryRebound(to: UInt8.self, capacity: length) {
+        transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+      }
+      return length
     }
-    buffer?.withMemoryRebound(to: UInt8.self, capacity: length) {
-      transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-    }
-    return length
   }
 
   // MARK: - Completion (loop thread)
@@ -224,7 +228,11 @@ final class HTTPTransfer {
     guard head.status != 0 else {
       return .failure(LoadError(.transfer, "the response had no status line", url: url))
     }
-    return .success(HopResult(head: head, body: body))
+    // Handed over, not copied: the transfer is done with them.
+    var taken = HopResult(head: HTTPResponseHead(), body: [])
+    swap(&taken.head, &head)
+    swap(&taken.body, &body)
+    return .success(taken)
   }
 
   /// Completes the transfer after libcurl finished it with `code` (the
