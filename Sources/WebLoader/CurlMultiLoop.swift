@@ -58,10 +58,11 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   private let inbox = Mutex(Inbox())
   /// The loop thread's `pthread_t`, 0 until it runs.
   private let loopThread = Atomic<UInt>(0)
-  /// Running transfers by identity (loop thread only).
-  private var active: [ObjectIdentifier: HTTPTransfer] = [:]
+  /// Running transfers by identity (loop thread only: the runtime's
+  /// exclusivity check would guard nothing).
+  @exclusivity(unchecked) private var active: [ObjectIdentifier: HTTPTransfer] = [:]
   /// Idle easy handles (loop thread only).
-  private var pool = CurlHandlePool(limit: 16)
+  @exclusivity(unchecked) private var pool = CurlHandlePool(limit: 16)
   /// The most transfers that ran at once (written by the loop thread;
   /// for diagnostics and tests).
   private let peakActive = Atomic<Int>(0)

@@ -118,44 +118,22 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
       fields.scheme.utf8.count + 3 + host.utf8.count + (portDigits > 0 ? portDigits + 1 : 0)
       + fields.path.utf8.count + (fields.query.map { $0.utf8.count + 1 } ?? 0)
     return String(unsafeUninitializedCapacity: count) { buffer in
-      var index = 0
-      func append(_ part: String) {
-        let copied: Void? = part.utf8.withContiguousStorageIfAvailable { utf8 in
-          guard let source = utf8.baseAddress, let target = buffer.baseAddress else { return }
-          (target + index).update(from: source, count: utf8.count)
-          index += utf8.count
-        }
-        guard copied == nil else { return }
-        for byte in part.utf8 {
-          buffer[index] = byte
-          index += 1
-        }
+      var output = SerializationBuffer(bytes: buffer)
+      output.append(fields.scheme)
+      output.append(UInt8(ascii: ":"))
+      output.append(UInt8(ascii: "/"))
+      output.append(UInt8(ascii: "/"))
+      output.append(host)
+      if let port = fields.port {
+        output.append(UInt8(ascii: ":"))
+        output.append(digitsOf: port, count: portDigits)
       }
-      func append(_ byte: UInt8) {
-        buffer[index] = byte
-        index += 1
-      }
-      append(fields.scheme)
-      append(UInt8(ascii: ":"))
-      append(UInt8(ascii: "/"))
-      append(UInt8(ascii: "/"))
-      append(host)
-      if var port = fields.port {
-        append(UInt8(ascii: ":"))
-        index += portDigits
-        var digit = index
-        repeat {
-          digit -= 1
-          buffer[digit] = UInt8(ascii: "0") + UInt8(port % 10)
-          port /= 10
-        } while port > 0
-      }
-      append(fields.path)
+      output.append(fields.path)
       if let query = fields.query {
-        append(UInt8(ascii: "?"))
-        append(query)
+        output.append(UInt8(ascii: "?"))
+        output.append(query)
       }
-      return index
+      return output.count
     }
   }
 
@@ -214,5 +192,42 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   public var pathAndQuery: String {
     guard let query else { return path }
     return path + "?" + query
+  }
+}
+
+/// Fills a buffer measured beforehand (``URLRecord/serialized``).
+private struct SerializationBuffer {
+  let bytes: UnsafeMutableBufferPointer<UInt8>
+  /// The bytes written so far.
+  private(set) var count = 0
+
+  init(bytes: UnsafeMutableBufferPointer<UInt8>) {
+    self.bytes = bytes
+  }
+
+  mutating func append(_ byte: UInt8) {
+    bytes[count] = byte
+    count += 1
+  }
+
+  mutating func append(_ part: String) {
+    var part = part
+    part.withUTF8 { utf8 in
+      guard let source = utf8.baseAddress, let target = bytes.baseAddress else { return }
+      (target + count).update(from: source, count: utf8.count)
+      count += utf8.count
+    }
+  }
+
+  /// The decimal digits of `value` (not negative), `digits` of them.
+  mutating func append(digitsOf value: Int, count digits: Int) {
+    var rest = value
+    var index = count + digits
+    repeat {
+      index -= 1
+      bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+    } while rest > 0
+    count += digits
   }
 }
