@@ -3,7 +3,8 @@ import Synchronization
 
 /// A ``LoadConfiguration`` checked and turned into what libcurl takes, once
 /// per session: milliseconds, the `CURLOPT_RESOLVE` list, the CA folder.
-struct TransferOptions: Sendable {
+/// A class: every hop holds the session's one copy.
+final class TransferOptions: Sendable {
   /// Identifies these options (and their copies): a pooled easy handle that
   /// holds them for one session needs no setup for the next hop of it.
   let profile: Int
