@@ -35,6 +35,9 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     case add(Handoff)
     /// Abort this transfer, if it is running.
     case cancel(Handoff)
+    /// Let this transfer, paused before its body, go on; the continuation
+    /// hears its end.
+    case proceed(Handoff, UnsafeContinuation<HTTPTransfer.Event, Never>)
   }
 
   /// What waits for the thread, and the thread's state.
@@ -128,6 +131,16 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     }
   }
 
+  /// Lets a transfer paused before its body (``HTTPTransfer/Event/head(_:)``)
+  /// read it; `continuation` hears the transfer's end.
+  func proceed(_ handoff: Handoff, continuation: UnsafeContinuation<HTTPTransfer.Event, Never>) {
+    if isLoopThread {
+      proceed(handoff.transfer, continuation)
+    } else {
+      post { $0.commands.append(.proceed(handoff, continuation)) }
+    }
+  }
+
   /// Whether the caller runs on the loop thread.
   var isLoopThread: Bool {
     loopThread.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
@@ -199,6 +212,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
           switch command {
           case .add(let handoff): start(handoff.transfer)
           case .cancel(let handoff): abort(handoff.transfer)
+          case .proceed(let handoff, let continuation): proceed(handoff.transfer, continuation)
           }
         }
         for job in jobs { job.runSynchronously(on: executor) }
@@ -236,6 +250,10 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       inbox.stopped = true
       return (inbox.commands, inbox.jobs)
     }
+    for case .proceed(let handoff, let continuation) in commands {
+      // Failed above (it was running): its end is delivered at once.
+      _ = handoff.transfer.proceed(continuation: continuation)
+    }
     for case .add(let handoff) in commands {
       let transfer = handoff.transfer
       transfer.fail(LoadError(.sessionClosed, "the loader session closed", url: transfer.url))
@@ -271,6 +289,18 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     active[ObjectIdentifier(transfer)] = transfer
     if active.count > peakActive.load(ordering: .relaxed) {
       peakActive.store(active.count, ordering: .relaxed)
+    }
+  }
+
+  private func proceed(
+    _ transfer: HTTPTransfer, _ continuation: UnsafeContinuation<HTTPTransfer.Event, Never>
+  ) {
+    guard transfer.proceed(continuation: continuation) else {
+      guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { return }
+      if let easy = transfer.handle?.easy { curl_multi_remove_handle(multi, easy) }
+      transfer.fail(
+        LoadError(.curl, "libcurl could not resume the paused transfer", url: transfer.url))
+      return
     }
   }
 

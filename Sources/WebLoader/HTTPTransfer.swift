@@ -35,8 +35,29 @@ final class HTTPTransfer {
   /// transfer arrives, so a cancellation that overtakes the hand-over is
   /// not lost.
   private let cancelled = Atomic<Bool>(false)
-  /// Resumed exactly once, by the loop thread (``finish(with:)`` or ``fail(_:)``).
-  var continuation: UnsafeContinuation<Result<HopResult, LoadError>, Never>?
+  /// What the waiting task hears from the loop thread.
+  enum Event {
+    /// The head of the final response came and the transfer is paused
+    /// before its body (``pausesBeforeBody``): the task decides, then asks
+    /// the loop to go on (``CurlMultiLoop/proceed(_:continuation:)``) or to
+    /// abort.
+    case head(HTTPResponseHead)
+    /// The transfer ended.
+    case finished(Result<HopResult, LoadError>)
+  }
+
+  /// The waiting task; resumed by the loop thread, once per wait, with
+  /// ``Event/head(_:)`` (at most once) or ``Event/finished(_:)``.
+  var continuation: UnsafeContinuation<Event, Never>?
+  /// The transfer's end when it came while nobody waited (during the
+  /// decision about a paused head): the next wait gets it at once.
+  private var pendingEnd: Result<HopResult, LoadError>?
+  /// Pause at the first body bytes of a final (non-redirect) response and
+  /// hand the head to the task (``Event/head(_:)``); set by the task
+  /// before the hand-over, then cleared by the loop thread when it pauses.
+  var pausesBeforeBody = false
+  /// The transfer is paused before its body (loop thread).
+  private(set) var isPausedBeforeBody = false
   /// The handle running the transfer, from ``attach(_:)`` to completion.
   private(set) var handle: CurlEasyHandle?
 
@@ -200,6 +221,10 @@ final class HTTPTransfer {
     guard let userdata else { return 0 }
     let length = size * count
     return Unmanaged<HTTPTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
+      if transfer.pausesBeforeBody && transfer.pauseForDecision() {
+        // libcurl keeps these bytes and delivers them again once unpaused.
+        return Int(CURL_WRITEFUNC_PAUSE)
+      }
       if let limit = transfer.options.maximumBodySize, transfer.body.count + length > limit {
         transfer.bodyTooLarge = true
         return 0
@@ -209,6 +234,38 @@ final class HTTPTransfer {
       }
       return length
     }
+  }
+
+  /// At the first body bytes: pauses and hands the head over when it is a
+  /// final response (a redirect's body is read; the loader decides about
+  /// redirects once they are complete). Only the first call may pause.
+  private func pauseForDecision() -> Bool {
+    pausesBeforeBody = false
+    let status = head.status
+    guard !RedirectPolicy.isRedirectStatus(status) || head.firstValue(named: "location") == nil,
+      let continuation
+    else { return false }
+    isPausedBeforeBody = true
+    self.continuation = nil
+    continuation.resume(returning: .head(head))
+    return true
+  }
+
+  /// Lets a paused transfer read its body (loop thread); `continuation`
+  /// hears its end. An end that came during the pause is delivered at once.
+  ///
+  /// - Returns: `false` when libcurl refused to unpause (the caller then
+  ///   aborts the transfer).
+  func proceed(continuation: UnsafeContinuation<Event, Never>) -> Bool {
+    self.continuation = continuation
+    if let pendingEnd {
+      self.pendingEnd = nil
+      complete(pendingEnd)
+      return true
+    }
+    guard isPausedBeforeBody, let easy = handle?.easy else { return true }
+    isPausedBeforeBody = false
+    return curl_easy_pause(easy, CURLPAUSE_CONT) == CURLE_OK
   }
 
   // MARK: - Completion (loop thread)
@@ -278,8 +335,12 @@ final class HTTPTransfer {
 
   /// Resumes the waiting task with `result`; later calls do nothing.
   private func complete(_ result: Result<HopResult, LoadError>) {
-    continuation?.resume(returning: result)
-    continuation = nil
+    guard let continuation else {
+      pendingEnd = result
+      return
+    }
+    continuation.resume(returning: .finished(result))
+    self.continuation = nil
   }
 }
 

@@ -5,12 +5,18 @@ extension WebLoaderSession {
   /// One hop: the Cookie header from the store, the transfer, the
   /// `Set-Cookie` lines back to the store, all with the hop's context.
   ///
-  /// - Returns: the hop, the request as sent (after any HSTS upgrade) and
-  ///   the response body.
+  /// With `onResponse`, a final (non-redirect) response with a body is
+  /// paused once its head has come: its cookies are stored, `onResponse`
+  /// is asked, and the body is read only if it says so; otherwise the
+  /// transfer is aborted and the hop throws ``LoadError/Code/cancelled``.
+  ///
+  /// - Returns: the hop, the request as sent (after any HSTS upgrade), the
+  ///   response body, and whether `onResponse` was asked.
   nonisolated(nonsending) func performHop(
-    _ request: consuming LoadRequest, context: LoadContext, redirectChain: [URLRecord]
+    _ request: consuming LoadRequest, context: LoadContext, redirectChain: [URLRecord],
+    onResponse: (@Sendable (LoadHop) async -> Bool)? = nil
   )
-    async throws(LoadError) -> (LoadHop, LoadRequest, [UInt8])
+    async throws(LoadError) -> (hop: LoadHop, sent: LoadRequest, body: [UInt8], decided: Bool)
   {
     if Task.isCancelled { throw LoadError(.cancelled, "the load was cancelled", url: request.url) }
     // HSTS concerns only hops to domains (never IP literals): http ones may
@@ -24,8 +30,9 @@ extension WebLoaderSession {
     if toDomain && request.url.scheme == "https" {
       hstsSnapshot = await self.hstsSnapshot(for: request.url)
     }
+    let sent = request
     let cookieContext = context.cookieContext(
-      url: request.url, method: request.method, redirectChain: redirectChain)
+      url: sent.url, method: sent.method, redirectChain: redirectChain)
     // A store in memory answers at once on this thread; a persistent one
     // through its actor (reads catch up with the disk, writes commit).
     let cookies = store.httpCookieStore
@@ -36,39 +43,76 @@ extension WebLoaderSession {
     } else {
       lookup = await cookies.cookies(for: cookieContext)
     }
-    let result = try await transfer(
-      request, cookieHeader: lookup.header, hstsSnapshot: hstsSnapshot)
-    var setCookieResults: [SetCookieResult] = []
-    var cookieStoreError: (any Error)?
-    let head = result.head
-    if head.setCookieCount > 0 {
-      if let inMemory = cookies.processResponseInMemory(
-        setCookieLineCount: head.setCookieCount, for: cookieContext, sites: sites,
-        forEachLine: { head.forEachSetCookieLine($0) })
-      {
-        setCookieResults = inMemory
-      } else {
-        do {
-          setCookieResults = try await cookies.processResponse(
-            setCookieLines: head.setCookieLines, for: cookieContext)
-        } catch {
-          cookieStoreError = error
-        }
+    let handoff = CurlMultiLoop.Handoff(
+      transfer: try HTTPTransfer(
+        request: sent, cookieHeader: lookup.header, hstsSnapshot: hstsSnapshot,
+        options: options))
+    handoff.transfer.pausesBeforeBody = onResponse != nil
+    let loop = transport.loop
+    var event = await wait(for: handoff) { continuation in
+      handoff.transfer.continuation = continuation
+      loop.submit(handoff)
+    }
+    var stored: (results: [SetCookieResult], error: (any Error)?)?
+    func hop(_ head: HTTPResponseHead, hstsStoreError: (any Error)? = nil) -> LoadHop {
+      let location =
+        RedirectPolicy.isRedirectStatus(head.status) ? head.firstValue(named: "location") : nil
+      return LoadHop(
+        url: sent.url, method: sent.method, upgradedByHSTS: upgradedByHSTS, head: head,
+        cookiesSent: lookup.included, setCookieResults: stored?.results ?? [],
+        cookieStoreError: stored?.error, hstsStoreError: hstsStoreError, location: location,
+        redirectURL: location.flatMap { redirectTarget($0, from: sent.url) })
+    }
+    var decided = false
+    if case .head(let head) = event, let onResponse {
+      stored = await storeCookies(of: head, for: cookieContext, sites: sites)
+      let allowed = await onResponse(hop(head))
+      guard allowed, !Task.isCancelled else {
+        handoff.transfer.cancel()
+        loop.cancel(handoff)
+        throw LoadError(.cancelled, "the response was refused", url: sent.url)
       }
+      decided = true
+      event = await wait(for: handoff) { continuation in
+        loop.proceed(handoff, continuation: continuation)
+      }
+    }
+    guard case .finished(let outcome) = event else {
+      // A transfer pauses once at most, and only with `onResponse`.
+      throw LoadError(.transfer, "the transfer paused twice", url: sent.url)
+    }
+    let result = try outcome.get()
+    if stored == nil {
+      stored = await storeCookies(of: result.head, for: cookieContext, sites: sites)
     }
     var hstsStoreError: (any Error)?
     if result.hstsWritten != nil {
       hstsStoreError = await recordHSTS(result.hstsWritten, snapshot: hstsSnapshot)
     }
-    let status = result.head.status
-    let location =
-      RedirectPolicy.isRedirectStatus(status) ? result.head.firstValue(named: "location") : nil
-    let hop = LoadHop(
-      url: request.url, method: request.method, upgradedByHSTS: upgradedByHSTS, head: result.head,
-      cookiesSent: lookup.included, setCookieResults: setCookieResults,
-      cookieStoreError: cookieStoreError, hstsStoreError: hstsStoreError, location: location,
-      redirectURL: location.flatMap { redirectTarget($0, from: request.url) })
-    return (hop, request, result.body)
+    return (hop(result.head, hstsStoreError: hstsStoreError), sent, result.body, decided)
+  }
+
+  /// Hands the `Set-Cookie` lines of `head` to the store, with the hop's
+  /// context: the results, or the error of a persistent store that could
+  /// not commit them.
+  private nonisolated(nonsending) func storeCookies(
+    of head: HTTPResponseHead, for context: CookieRequestContext, sites: ContextSites
+  ) async -> (results: [SetCookieResult], error: (any Error)?) {
+    guard head.setCookieCount > 0 else { return ([], nil) }
+    let cookies = store.httpCookieStore
+    if let inMemory = cookies.processResponseInMemory(
+      setCookieLineCount: head.setCookieCount, for: context, sites: sites,
+      forEachLine: { head.forEachSetCookieLine($0) })
+    {
+      return (inMemory, nil)
+    }
+    do {
+      return (
+        try await cookies.processResponse(setCookieLines: head.setCookieLines, for: context), nil
+      )
+    } catch {
+      return ([], error)
+    }
   }
 
   /// `location` resolved against `url` with the WHATWG URL parser; `nil`
@@ -107,29 +151,22 @@ extension WebLoaderSession {
     return redirectPolicy.nextRequest(after: request, status: hop.status, location: target)
   }
 
-  /// Runs one transfer on the store's loop and waits for it without holding
-  /// a thread. Cancelling the task aborts the transfer on the loop thread.
-  nonisolated(nonsending) func transfer(
-    _ request: LoadRequest, cookieHeader: String?, hstsSnapshot: [HSTSEntry]?
-  )
-    async throws(LoadError) -> HopResult
-  {
-    let handoff = CurlMultiLoop.Handoff(
-      transfer: try HTTPTransfer(
-        request: request, cookieHeader: cookieHeader, hstsSnapshot: hstsSnapshot,
-        options: options))
+  /// Waits for the loop's next word about a transfer without holding a
+  /// thread; `start` hands the continuation over. Cancelling the task
+  /// aborts the transfer on the loop thread, which then resumes the wait.
+  private nonisolated(nonsending) func wait(
+    for handoff: CurlMultiLoop.Handoff,
+    _ start: (UnsafeContinuation<HTTPTransfer.Event, Never>) -> Void
+  ) async -> HTTPTransfer.Event {
     let loop = transport.loop
-    let result = await withTaskCancellationHandler {
-      // Unsafe (unchecked) continuation: the loop resumes it exactly once,
-      // from ``HTTPTransfer/finish(with:)`` or ``HTTPTransfer/fail(_:)``.
-      await withUnsafeContinuation { continuation in
-        handoff.transfer.continuation = continuation
-        loop.submit(handoff)
-      }
+    return await withTaskCancellationHandler {
+      // Unsafe (unchecked) continuation: the loop resumes it exactly once
+      // (``HTTPTransfer/finish(with:)``, ``HTTPTransfer/fail(_:)``, or the
+      // pause before the body).
+      await withUnsafeContinuation { continuation in start(continuation) }
     } onCancel: {
       handoff.transfer.cancel()
       loop.cancel(handoff)
     }
-    return try result.get()
   }
 }

@@ -61,11 +61,18 @@ public final class WebLoaderSession: Sendable {
   ///     follows every redirect when not given. It runs with the store's
   ///     loop thread as its executor preference, so it must not block (await
   ///     instead: an actor-isolated decider simply hops to its actor).
+  ///   - onResponse: called once with the final response's hop (its
+  ///     cookies already stored), before its body is read when it has one
+  ///     (WebKit's `decidePolicyFor navigationResponse`): `false` stops the
+  ///     load, which then throws ``LoadError/Code/cancelled`` without
+  ///     reading the body. The hop's ``LoadHop/hstsStoreError`` is not yet
+  ///     known then. Same executor rules as `onRedirect`.
   /// - Returns: the final response, with every hop.
   /// - Throws: ``LoadError``.
   public func load(
     _ request: LoadRequest, context: LoadContext = .navigation(),
-    onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)? = nil
+    onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)? = nil,
+    onResponse: (@Sendable (LoadHop) async -> Bool)? = nil
   ) async throws(LoadError) -> LoadResponse {
     guard request.url.scheme == "http" || request.url.scheme == "https" else {
       throw LoadError(.invalidRequest, "only http and https URLs can be loaded", url: request.url)
@@ -76,27 +83,36 @@ public final class WebLoaderSession: Sendable {
     // on that thread already has the preference.
     let loop = transport.loop
     if loop.isLoopThread {
-      return try await followHops(request, context: context, onRedirect: onRedirect)
+      return try await followHops(
+        request, context: context, onRedirect: onRedirect, onResponse: onResponse)
     }
     return try await withTaskExecutorPreference(loop) { () throws(LoadError) in
-      try await followHops(request, context: context, onRedirect: onRedirect)
+      try await followHops(
+        request, context: context, onRedirect: onRedirect, onResponse: onResponse)
     }
   }
 
-  /// The hops of a load, redirects followed (see ``load(_:context:onRedirect:)``).
+  /// The hops of a load, redirects followed (see
+  /// ``load(_:context:onRedirect:onResponse:)``).
   private nonisolated(nonsending) func followHops(
     _ request: LoadRequest, context: LoadContext,
-    onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)?
+    onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)?,
+    onResponse: (@Sendable (LoadHop) async -> Bool)?
   ) async throws(LoadError) -> LoadResponse {
     var request = request
     var chain: [URLRecord] = []
     var hops: [LoadHop] = []
     while true {
-      let (hop, sent, body) = try await performHop(
-        consume request, context: context, redirectChain: chain)
+      let (hop, sent, body, decided) = try await performHop(
+        consume request, context: context, redirectChain: chain, onResponse: onResponse)
       guard hop.isRedirect,
         let next = try await redirect(after: hop, of: sent, followed: hops.count, onRedirect)
       else {
+        // A final response not asked about before its body (a redirect
+        // kept as the response, or one without a body) is asked now.
+        if !decided, let onResponse, !(await onResponse(hop)) {
+          throw LoadError(.cancelled, "the response was refused", url: hop.url)
+        }
         return LoadResponse(earlierHops: hops, finalHop: hop, body: body)
       }
       hops.append(hop)

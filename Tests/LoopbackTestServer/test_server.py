@@ -90,6 +90,7 @@ class Handler(BaseHTTPRequestHandler):
             "/hsts": self.route_hsts,
             "/close": self.route_close,
             "/big": self.route_big,
+            "/stall": self.route_stall,
             **self.page_routes(),
         }.get(url.path)
         if route is None:
@@ -181,7 +182,29 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(200, self.echo_body(), [], close=True)
 
     def route_big(self):
-        self.reply(200, b"x" * int(self.param("n", "0")), [])
+        self.reply(200, b"x" * int(self.param("n", "0")), self.cookie_fields())
+
+    def route_stall(self):
+        """The head and the first n bytes of a body that never ends: a
+        client that reads the body never finishes. Held until the client
+        closes the connection (or 60 s)."""
+        n = int(self.param("n", "16"))
+        fields = self.cookie_fields() + [
+            ("Content-Type", self.param("type", "text/html")), ("X-Stall", "1")]
+        self.send_response(200)
+        for name, value in fields:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(n + 1))
+        self.end_headers()
+        self.wfile.write(b"x" * n)
+        self.wfile.flush()
+        self.connection.settimeout(60)
+        try:
+            while self.connection.recv(4096):
+                pass
+        except OSError:
+            pass
+        self.close_connection = True
 
 
     # Page routes (WebPageTests): documents with subresources, and a log of

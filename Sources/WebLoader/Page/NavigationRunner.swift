@@ -28,6 +28,10 @@ final class NavigationRunner {
   /// Whether the decider refused a redirect (the loader then reports a
   /// plain cancellation).
   private var deciderRefusedRedirect = false
+  /// Whether the decider was asked about the main response already (over
+  /// the network, before its body), and whether it refused it.
+  private var responseDecided = false
+  private var deciderRefusedResponse = false
 
   init(
     page: WebPage, channel: NavigationChannel, source: NavigationSource,
@@ -65,7 +69,9 @@ final class NavigationRunner {
     try emit(.startedProvisionalNavigation, progress: 0.1)
     let main = try await fetchMainResource(request)
     try livePage().estimatedProgress = 0.5
-    try await decide(main)
+    if !responseDecided {
+      try await decide(response: main.urlResponse, mimeType: main.response.mimeType, url: main.url)
+    }
     var document: HTMLDocument?
     if main.isHTML {
       do {
@@ -115,20 +121,58 @@ final class NavigationRunner {
     }
   }
 
-  /// Asks the decider about the main response.
-  private func decide(_ main: MainResource) async throws(WebPage.NavigationError) {
+  /// Asks the decider about the main response (`mimeType`: the essence of
+  /// its Content-Type).
+  private func decide(response: URLResponse, mimeType: String?, url: URL)
+    async throws(WebPage.NavigationError)
+  {
     guard let decider = configuration.navigationDecider else { return }
-    let canShow = main.response.mimeType.flatMap { MIMEType($0) }.map(\.isDocument) ?? true
+    let canShow = mimeType.flatMap { MIMEType($0) }.map(\.isDocument) ?? true
     let policy = await decider.decidePolicy(
       for: WebPage.NavigationResponse(
-        response: main.urlResponse, isForMainFrame: true, canShowMIMEType: canShow,
+        response: response, isForMainFrame: true, canShowMIMEType: canShow,
         navigationID: channel.id))
     try checkRunning()
     guard policy == .allow else {
       throw WebPage.NavigationError(
         .frameLoadInterruptedByPolicyChange, "the navigation decider cancelled the response",
-        url: main.url)
+        url: url)
     }
+  }
+
+  /// The loader's question about the final response, before its body: the
+  /// decider's answer (WebKit asks when the response head arrives).
+  private func decideResponse(_ hop: LoadHop) async -> Bool {
+    responseDecided = true
+    let url = URL(string: hop.url.href)
+    guard let url else { return true }
+    let contentType = hop.headers.first(named: "Content-Type")
+    do {
+      try await decide(
+        response: Self.urlResponse(
+          url: url, status: hop.status, httpVersion: hop.httpVersion, headers: hop.headers,
+          bodySize: nil),
+        mimeType: contentType.flatMap { MIMEType($0)?.essence }, url: url)
+      return true
+    } catch {
+      deciderRefusedResponse = error.code == .frameLoadInterruptedByPolicyChange
+      return false
+    }
+  }
+
+  /// An `HTTPURLResponse` for a response head (fields of the same name
+  /// joined with commas).
+  private static func urlResponse(
+    url: URL, status: Int, httpVersion: String, headers: [HTTPHeader], bodySize: Int?
+  ) -> URLResponse {
+    var fields: [String: String] = [:]
+    for header in headers {
+      fields[header.name] = fields[header.name].map { $0 + ", " + header.value } ?? header.value
+    }
+    return HTTPURLResponse(
+      url: url, statusCode: status, httpVersion: httpVersion, headerFields: fields)
+      ?? URLResponse(
+        url: url, mimeType: nil, expectedContentLength: bodySize ?? -1, textEncodingName: nil)
   }
 
   /// The page's state becomes the new document's.
@@ -220,9 +264,10 @@ final class NavigationRunner {
       body: request.httpBody.map { Array($0) })
     let response: LoadResponse
     do {
-      response = try await session.load(loadRequest, context: .navigation()) { [self] hop in
-        await self.redirect(hop)
-      }
+      response = try await session.load(
+        loadRequest, context: .navigation(),
+        onRedirect: { [self] hop in await self.redirect(hop) },
+        onResponse: { [self] hop in await self.decideResponse(hop) })
     } catch {
       try checkRunning()
       throw navigationError(for: error, url: url)
@@ -230,17 +275,9 @@ final class NavigationRunner {
     try checkRunning()
     let finalURL = URL(string: response.url.href) ?? url
     let contentType = response.headers.first(named: "Content-Type")
-    var fields: [String: String] = [:]
-    for header in response.headers {
-      fields[header.name] = fields[header.name].map { $0 + ", " + header.value } ?? header.value
-    }
-    let urlResponse =
-      HTTPURLResponse(
-        url: finalURL, statusCode: response.status, httpVersion: response.finalHop.httpVersion,
-        headerFields: fields)
-      ?? URLResponse(
-        url: finalURL, mimeType: nil, expectedContentLength: response.body.count,
-        textEncodingName: nil)
+    let urlResponse = Self.urlResponse(
+      url: finalURL, status: response.status, httpVersion: response.finalHop.httpVersion,
+      headers: response.headers, bodySize: response.body.count)
     return MainResource(
       url: finalURL,
       response: WebPage.Response(
@@ -290,6 +327,8 @@ final class NavigationRunner {
       switch error.code {
       case .cancelled where deciderRefusedRedirect:
         (.frameLoadInterruptedByPolicyChange, "the navigation decider cancelled a redirect")
+      case .cancelled where deciderRefusedResponse:
+        (.frameLoadInterruptedByPolicyChange, "the navigation decider cancelled the response")
       case .cancelled: (.cancelled, "the navigation was cancelled")
       case .tooManyRedirects:
         (.tooManyRedirects, "more than \(configuration.transport.redirectLimit) redirects")
