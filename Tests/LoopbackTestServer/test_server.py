@@ -40,6 +40,7 @@ Page routes (WebPageTests):
                         cookie, user_agent, referer, accept, in_flight
 """
 import base64
+import gzip
 import html
 import json
 import os
@@ -182,7 +183,12 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(200, self.echo_body(), [], close=True)
 
     def route_big(self):
-        self.reply(200, b"x" * int(self.param("n", "0")), self.cookie_fields())
+        body = b"x" * int(self.param("n", "0"))
+        fields = self.cookie_fields()
+        if self.param("gzip") == "1":
+            body = gzip.compress(body)
+            fields.append(("Content-Encoding", "gzip"))
+        self.reply(200, body, fields)
 
     def route_stall(self):
         """The head and the first n bytes of a body that never ends: a
