@@ -1,5 +1,6 @@
 internal import CCurl
 import CookieCore
+import Glibc
 
 /// A libcurl URL handle (`CURLU *`, the URL API of `curl_url(3)`) that an
 /// easy handle is given as `CURLOPT_CURLU`, freed in `deinit`.
@@ -65,16 +66,31 @@ final class CurlURLHandle {
   /// Whether `part` holds a percent-encoding with an upper-case hex digit.
   private static func hasUpperCaseHex(_ part: String?) -> Bool {
     guard let part else { return false }
-    var sincePercent = -1
-    for byte in part.utf8 {
-      if byte == UInt8(ascii: "%") {
-        sincePercent = 0
-      } else if sincePercent >= 0 {
-        if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") { return true }
-        sincePercent = sincePercent == 1 ? -1 : 1
+    let found: Bool? = part.utf8.withContiguousStorageIfAvailable { utf8 in
+      guard let base = utf8.baseAddress else { return false }
+      var rest = UnsafeRawPointer(base)
+      var count = utf8.count
+      // `%` is rare in a path: memchr skips to each.
+      while count > 0, let percent = memchr(rest, Int32(UInt8(ascii: "%")), count) {
+        let index = UnsafeRawPointer(percent) - UnsafeRawPointer(base)
+        if index + 1 < utf8.count && isUpperHex(utf8[index + 1]) { return true }
+        if index + 2 < utf8.count && isUpperHex(utf8[index + 2]) { return true }
+        rest = UnsafeRawPointer(percent) + 1
+        count = utf8.count - index - 1
       }
+      return false
+    }
+    if let found { return found }
+    let bytes = Array(part.utf8)
+    for index in bytes.indices where bytes[index] == UInt8(ascii: "%") {
+      if index + 1 < bytes.count && isUpperHex(bytes[index + 1]) { return true }
+      if index + 2 < bytes.count && isUpperHex(bytes[index + 2]) { return true }
     }
     return false
+  }
+
+  private static func isUpperHex(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F")
   }
 
   /// `curl_url_set` of one part as it is (no URL encoding); `nil` clears it.

@@ -98,7 +98,7 @@ final class HTTPTransfer {
     self.options = options
     self.cookieHeader = cookieHeader
     hsts = hstsSnapshot.map(CurlHSTSExchange.init(snapshot:))
-    guard HTTPToken.isToken(request.method) else {
+    guard request.method == "GET" || HTTPToken.isToken(request.method) else {
       throw LoadError(.invalidRequest, "the method is not an HTTP token", url: request.url)
     }
     if request.headers.isEmpty && request.body == nil {
