@@ -65,7 +65,8 @@ extension WebLoaderSession {
     }
     var decided = false
     if case .head(let head) = event, let onResponse {
-      stored = await storeCookies(of: head, for: cookieContext, sites: sites)
+      stored = storeCookiesInMemory(of: head, for: cookieContext, sites: sites)
+      if stored == nil { stored = await storeCookies(of: head, for: cookieContext) }
       let allowed = await onResponse(hop(head))
       guard allowed, !Task.isCancelled else {
         handoff.transfer.cancel()
@@ -83,7 +84,8 @@ extension WebLoaderSession {
     }
     let result = try outcome.get()
     if stored == nil {
-      stored = await storeCookies(of: result.head, for: cookieContext, sites: sites)
+      stored = storeCookiesInMemory(of: result.head, for: cookieContext, sites: sites)
+      if stored == nil { stored = await storeCookies(of: result.head, for: cookieContext) }
     }
     var hstsStoreError: (any Error)?
     if result.hstsWritten != nil {
@@ -92,23 +94,29 @@ extension WebLoaderSession {
     return (hop(result.head, hstsStoreError: hstsStoreError), sent, result.body, decided)
   }
 
-  /// Hands the `Set-Cookie` lines of `head` to the store, with the hop's
-  /// context: the results, or the error of a persistent store that could
-  /// not commit them.
-  private nonisolated(nonsending) func storeCookies(
+  /// Hands the `Set-Cookie` lines of `head` to a store in memory at once,
+  /// with the hop's context; `nil` for a persistent store
+  /// (``storeCookies(of:for:)``).
+  private func storeCookiesInMemory(
     of head: HTTPResponseHead, for context: CookieRequestContext, sites: ContextSites
-  ) async -> (results: [SetCookieResult], error: (any Error)?) {
+  ) -> (results: [SetCookieResult], error: (any Error)?)? {
     guard head.setCookieCount > 0 else { return ([], nil) }
-    let cookies = store.httpCookieStore
-    if let inMemory = cookies.processResponseInMemory(
+    return store.httpCookieStore.processResponseInMemory(
       setCookieLineCount: head.setCookieCount, for: context, sites: sites,
-      forEachLine: { head.forEachSetCookieLine($0) })
-    {
-      return (inMemory, nil)
-    }
+      forEachLine: { head.forEachSetCookieLine($0) }
+    ).map { ($0, nil) }
+  }
+
+  /// Hands the `Set-Cookie` lines of `head` to a persistent store, which
+  /// returns once they are committed: the results, or the error of a store
+  /// that could not commit them.
+  private nonisolated(nonsending) func storeCookies(
+    of head: HTTPResponseHead, for context: CookieRequestContext
+  ) async -> (results: [SetCookieResult], error: (any Error)?) {
     do {
+      let lines = head.setCookieLines
       return (
-        try await cookies.processResponse(setCookieLines: head.setCookieLines, for: context), nil
+        try await store.httpCookieStore.processResponse(setCookieLines: lines, for: context), nil
       )
     } catch {
       return ([], error)
