@@ -72,6 +72,10 @@ let package = Package(
       name: "EmbedMigrations", capability: .buildTool(),
       dependencies: ["MigrationEmbedder"]),
 
+    // Temporary folders for tests, removed at the latest when the test
+    // process exits: tests leave nothing in $TMPDIR (checked by .ci/run).
+    .target(
+      name: "TestScratch", path: "Tests/TestScratch", swiftSettings: strictSettings),
     // Shared by the test targets that launch built executables.
     .target(
       name: "BuiltProductLocator", path: "Tests/BuiltProductLocator",
@@ -81,24 +85,28 @@ let package = Package(
       swiftSettings: strictSettings),
     .testTarget(
       name: "WebsiteDataStoreTests",
-      dependencies: ["WebsiteDataStore", "CookieCore", "StoreCrashWriter", "BuiltProductLocator"],
+      dependencies: [
+        "WebsiteDataStore", "CookieCore", "StoreCrashWriter", "BuiltProductLocator", "TestScratch",
+      ],
       exclude: ["Fixtures"],
       swiftSettings: strictSettings),
     // The loopback HTTP/HTTPS test server (test_server.py, a test CA made
     // with openssl), shared by the loader's and the CLI's tests.
     .target(
-      name: "LoopbackTestServer", path: "Tests/LoopbackTestServer",
+      name: "LoopbackTestServer", dependencies: ["TestScratch"], path: "Tests/LoopbackTestServer",
       exclude: ["test_server.py"], swiftSettings: strictSettings),
     // Real libcurl against the loopback test server.
     .testTarget(
       name: "WebLoaderTests",
-      dependencies: ["WebLoader", "WebsiteDataStore", "CookieCore", "CCurl", "LoopbackTestServer"],
+      dependencies: [
+        "WebLoader", "WebsiteDataStore", "CookieCore", "CCurl", "LoopbackTestServer", "TestScratch",
+      ],
       swiftSettings: strictSettings),
     .testTarget(
       name: "SiteDataCLITests",
       dependencies: [
         "SiteDataCLI", "WebsiteData", "StoreCrashWriter", "BuiltProductLocator",
-        "LoopbackTestServer",
+        "LoopbackTestServer", "TestScratch",
       ],
       exclude: ["Support/cookie_echo_server.py"],
       swiftSettings: strictSettings),

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 
 /// The loopback test server (`test_server.py`): real HTTP and HTTPS on
 /// 127.0.0.1, with a test CA made by the `openssl` tool at start-up.
@@ -7,6 +8,11 @@ import Foundation
 /// between requests, except `/page`'s log under keys the tests make
 /// unique); it exits when the test process closes its stdin. Shared by the
 /// loader's tests and the `sitedata fetch` tests.
+///
+/// The certificates' folder (with the test CA's private key) is a
+/// ``TemporaryFolder``, so it goes when the test process exits; the script
+/// also removes it when its stdin closes, so that even a killed test process
+/// leaves no key behind.
 public final class TestServer: Sendable {
   /// The host names its certificate covers; tests reach them through
   /// resolve overrides to 127.0.0.1.
@@ -30,9 +36,7 @@ public final class TestServer: Sendable {
   private static let sharedServer = Result { try TestServer() }
 
   private init() throws {
-    folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("webloader-tests-\(getpid())-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    folder = try TemporaryFolder("webloader-server").url
     try TestCertificates.make(in: folder, hosts: Self.hosts)
     caFile = folder.appendingPathComponent("ca.pem").path
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -42,6 +46,7 @@ public final class TestServer: Sendable {
       arguments: [
         folder.appendingPathComponent("server.pem").path,
         folder.appendingPathComponent("server.key").path,
+        folder.path,
       ])
     // "PORTS http=<port> https=<port> dual=<port>".
     let fields = process.firstLine.split(separator: " ")

@@ -2,13 +2,15 @@
 """Loopback HTTP and HTTPS test server for WebLoaderTests and the
 `sitedata fetch` tests (stdlib only).
 
-Usage: test_server.py CERT_PEM KEY_PEM
+Usage: test_server.py CERT_PEM KEY_PEM [FOLDER]
 
 Binds 127.0.0.1 on three free ports (HTTP, HTTPS, and a port that speaks
 both, telling TLS from plain HTTP by the first byte, so that an HSTS upgrade
 that keeps the port lands on TLS), HTTP/1.1 keep-alive, one thread per
 connection; prints one line `PORTS http=<port> https=<port> dual=<port>`,
-and serves until its standard input closes (the test process went away).
+and serves until its standard input closes (the test process went away);
+then removes FOLDER (the certificates' folder, with the test CA's key), so
+that even a killed test process leaves no key behind.
 
 Routes (the path decides; query parameters refine):
   /echo                 JSON of the request: method, path, cookie, user_agent,
@@ -44,6 +46,7 @@ import gzip
 import html
 import json
 import os
+import shutil
 import socket
 import ssl
 import sys
@@ -304,6 +307,7 @@ class DualServer(TLSServer):
 
 def main():
     cert, key = sys.argv[1], sys.argv[2]
+    folder = sys.argv[3] if len(sys.argv) > 3 else None
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     plain = PlainServer(("127.0.0.1", 0), Handler)
@@ -316,6 +320,8 @@ def main():
     # Serve until the test process closes our standard input.
     while sys.stdin.buffer.read(4096):
         pass
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
     os._exit(0)
 
 

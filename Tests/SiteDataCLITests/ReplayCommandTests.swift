@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// `sitedata replay`: running scripts, expectations, options, input.
@@ -284,12 +285,9 @@ import Testing
 enum TemporaryFile {
   /// Writes `text` to a fresh file called `name` and returns its path.
   static func write(_ text: String, name: String) throws -> String {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sitedata-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let url = folder.appendingPathComponent(name)
-    try Data(text.utf8).write(to: url)
-    return url.path
+    let path = try TemporaryFolder("replay-file").file(name)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
   }
 
   /// Removes a file `write(_:name:)` made, with its folder.

@@ -1,5 +1,6 @@
 import BuiltProductLocator
 import Foundation
+import TestScratch
 import Testing
 
 /// Launches the built `sitedata` binary, as a user would, and captures what
@@ -51,13 +52,11 @@ struct SiteDataProcess {
     _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil,
     currentDirectory: String? = nil
   ) async throws -> Outcome {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sitedata-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let inputURL = folder.appendingPathComponent("stdin")
-    let outputURL = folder.appendingPathComponent("stdout")
-    let errorURL = folder.appendingPathComponent("stderr")
+    let folder = try TemporaryFolder("sitedata-process")
+    defer { folder.remove() }
+    let inputURL = folder.url.appendingPathComponent("stdin")
+    let outputURL = folder.url.appendingPathComponent("stdout")
+    let errorURL = folder.url.appendingPathComponent("stderr")
     try Data(stdin).write(to: inputURL)
     try Data().write(to: outputURL)
     try Data().write(to: errorURL)

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 import WebsiteData
 
@@ -7,7 +8,7 @@ import WebsiteData
 @Suite struct StoreCommandTests {
   /// A store with one cookie, its key file outside the store's folder.
   static func makeStore() async throws -> (path: String, keyFile: String) {
-    let folder = NSTemporaryDirectory() + "websitedata-cli-tests/store-\(UUID().uuidString)"
+    let folder = try TemporaryFolder("store").path
     let path = folder + "/data/store.db"
     let keyFile = folder + "/keys/store.key"
     let store = try await WebsiteDataStore.persistent(at: path, key: .keyFile(keyFile))
@@ -41,12 +42,14 @@ import WebsiteData
   }
 
   @Test func aCorruptFileIsReportedThenMovedAside() async throws {
-    let folder = NSTemporaryDirectory() + "websitedata-cli-tests/corrupt-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let path = folder + "/store.db"
+    let folder = try TemporaryFolder("corrupt")
+    defer { folder.remove() }
+    let path = folder.file("store.db")
     let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
     try garbage.write(to: URL(fileURLWithPath: path))
-    let check = try await SiteDataProcess.run(["store", "check", path, "--key-file", folder + "/k"])
+    let check = try await SiteDataProcess.run([
+      "store", "check", path, "--key-file", folder.file("k"),
+    ])
     #expect(check.status == 1, "\(check)")
     #expect(check.stderr.hasPrefix("Error: "))
     #expect(FileManager.default.contents(atPath: path) == garbage)

@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import TestScratch
 import Testing
 import WebsiteDataStore
 
@@ -97,12 +98,10 @@ import WebsiteDataStore
   }
 
   @Test func aPersistentStoreKeepsWhatALoadLearnt() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("webloader-hsts-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("store.db").path
-    let key = KeySource.keyFile(folder.appendingPathComponent("key").path)
+    let folder = try TemporaryFolder("webloader-hsts")
+    defer { folder.remove() }
+    let path = folder.file("store.db")
+    let key = KeySource.keyFile(folder.file("key"))
     do {
       let persistent = try await WebsiteDataStore.persistent(at: path, key: key)
       let session = try WebLoaderSession(store: persistent, configuration: server.configuration())

@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import TestScratch
 import Testing
 
 @testable import WebsiteDataStore
@@ -50,7 +51,7 @@ struct ChromiumCookieDatabaseTests {
 
   @Test("reading leaves the file untouched, even while another connection locks it")
   func readsACopy() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.chromiumDatabase, in: folder, as: "Cookies")
@@ -86,7 +87,7 @@ struct ChromiumCookieDatabaseTests {
 
   @Test("a v11 value decrypts with the keyring password, and is an issue without it")
   func v11Values() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.chromiumDatabase, in: folder, as: "Cookies")
@@ -114,7 +115,7 @@ struct ChromiumCookieDatabaseTests {
 
   @Test("before version 24 values carry no domain hash")
   func version23() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.chromiumDatabase, in: folder, as: "Cookies")
@@ -207,7 +208,7 @@ struct ChromiumCookieDatabaseTests {
 
   @Test("a damaged row is an issue naming its rowid; the rest is read", arguments: badRows)
   func damagedRow(_ bad: BadRow) throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.chromiumDatabase, in: folder, as: "Cookies")
@@ -236,7 +237,7 @@ struct ChromiumCookieDatabaseTests {
 
   @Test("a file that is not SQLite, a truncated file, a missing file and a folder are refused")
   func badFiles() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let text = folder.file("Cookies.txt")
     try Data(String(repeating: "# Netscape HTTP Cookie File\n", count: 40).utf8).write(
@@ -258,7 +259,7 @@ struct ChromiumCookieDatabaseTests {
 
   @Test("an unknown schema and a newer incompatible version are refused")
   func schemas() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let newer = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.chromiumDatabase, in: folder, as: "Newer")

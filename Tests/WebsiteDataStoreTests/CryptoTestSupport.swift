@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 @testable import WebsiteDataStore
@@ -69,16 +70,9 @@ enum CryptoTestSupport {
 
   /// Runs `body` with a fresh temporary folder, removed afterwards.
   static func withTemporaryFolder<R>(_ body: (String) throws -> R) throws -> R {
-    let base = FileManager.default.temporaryDirectory.path
-    var template = Array("\(base)/websitedata-crypto-XXXXXX".utf8CString)
-    let folder = try template.withUnsafeMutableBufferPointer { buffer -> String in
-      guard let base = buffer.baseAddress, let pointer = mkdtemp(base) else {
-        throw WebsiteDataStoreError(.io, "mkdtemp failed")
-      }
-      return String(cString: pointer)
-    }
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    return try body(folder)
+    let folder = try TemporaryFolder("crypto")
+    defer { folder.remove() }
+    return try body(folder.path)
   }
 
   /// The permission bits of the file or folder at `path`.

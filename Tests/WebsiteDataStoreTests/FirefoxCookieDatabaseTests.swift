@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import TestScratch
 import Testing
 
 @testable import WebsiteDataStore
@@ -60,7 +61,7 @@ struct FirefoxCookieDatabaseTests {
 
   @Test("the latest writes, still in cookies.sqlite-wal, are read and the file is untouched")
   func readsTheWAL() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.firefoxDatabase, in: folder, as: "cookies.sqlite")
@@ -142,7 +143,7 @@ struct FirefoxCookieDatabaseTests {
 
   @Test("rows read by their origin attributes and SameSite", arguments: rowCases)
   func row(_ row: RowCase) throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.firefoxDatabase, in: folder, as: "cookies.sqlite")
@@ -183,7 +184,7 @@ struct FirefoxCookieDatabaseTests {
 
   @Test("expiry is in seconds before schema 16 and in milliseconds from 16")
   func expiryUnits() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     for version in [15, 16, 17] {
       let path = try BrowserCookieFixtures.copy(
@@ -201,7 +202,7 @@ struct FirefoxCookieDatabaseTests {
 
   @Test("before schema 15, lax over a raw none is an absent SameSite")
   func rawSameSite() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.firefoxDatabase, in: folder, as: "v14.sqlite")
@@ -232,7 +233,7 @@ struct FirefoxCookieDatabaseTests {
 
   @Test("unknown and newer schema versions are refused")
   func schemaVersions() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     for (version, code) in [
       (18, WebsiteDataStoreError.Code.newerSchema), (0, .corrupt), (8, .corrupt),
@@ -256,7 +257,7 @@ struct FirefoxCookieDatabaseTests {
 
   @Test("Chromium's database, a text file and a truncated file are refused")
   func badFiles() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let text = folder.file("cookies.txt")
     try Data(String(repeating: "not a database\n", count: 64).utf8).write(

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 @testable import WebsiteDataStore
@@ -9,7 +10,7 @@ struct SQLiteConnectionTests {
 
   @Test("Creates a new database file with mode 0600, and -wal/-shm inherit it")
   func createsPrivateFiles() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = folder.file("store.sqlite")
     let connection = try Support.open(path)
@@ -26,7 +27,7 @@ struct SQLiteConnectionTests {
       SQLiteConnection.Mode.readWrite(create: false), .readOnly,
     ])
   func missingFile(mode: SQLiteConnection.Mode) throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = folder.file("missing.sqlite")
     let error = #expect(throws: WebsiteDataStoreError.self) {
@@ -38,7 +39,7 @@ struct SQLiteConnectionTests {
 
   @Test("Opening configures WAL, synchronous FULL, secure_delete and foreign keys")
   func configuration() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     #expect(try connection.journalMode() == "wal")
@@ -51,7 +52,7 @@ struct SQLiteConnectionTests {
 
   @Test("prepare(_:) caches by SQL and hands statements back reset and unbound")
   func statementCache() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     try connection.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1), (2), (3);")
@@ -72,7 +73,7 @@ struct SQLiteConnectionTests {
 
   @Test("A statement holds exactly one SQL statement; trailing comments are fine")
   func oneStatement() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     let two = #expect(throws: WebsiteDataStoreError.self) {
@@ -94,7 +95,7 @@ struct SQLiteConnectionTests {
 
   @Test("Every kind of value round-trips exactly", arguments: roundTripValues)
   func roundTrip(value: SQLiteValue) throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     try connection.execute("CREATE TABLE t (v)")
@@ -117,7 +118,7 @@ struct SQLiteConnectionTests {
 
   @Test("Typed binds and column accessors")
   func typedAccessors() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     try connection.execute("CREATE TABLE t (a, b, c, d, e, f, g)")
@@ -158,7 +159,7 @@ struct SQLiteConnectionTests {
 
   @Test("transaction(_:_:) commits on return and rolls back on throw; nested ones are savepoints")
   func transactions() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     try connection.execute("CREATE TABLE t (x)")
@@ -187,7 +188,7 @@ struct SQLiteConnectionTests {
 
   @Test("Error messages name SQLite's code but never a bound argument")
   func errorsHaveNoArguments() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     try connection.execute("CREATE TABLE t (v TEXT UNIQUE)")
@@ -207,7 +208,7 @@ struct SQLiteConnectionTests {
 
   @Test("A closed connection throws; close() is idempotent")
   func closed() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     connection.close()
@@ -219,7 +220,7 @@ struct SQLiteConnectionTests {
 
   @Test("user_version, data_version and checkpoint(.truncate)")
   func versionsAndCheckpoint() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = folder.file("store.sqlite")
     let reader = try Support.open(path)
@@ -245,7 +246,7 @@ struct SQLiteConnectionTests {
 
   @Test("A second writer waits for the busy timeout, then fails with busy")
   func busy() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = folder.file("store.sqlite")
     let first = try Support.open(path)

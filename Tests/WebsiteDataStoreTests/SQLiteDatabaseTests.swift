@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 @testable import WebsiteDataStore
@@ -14,7 +15,7 @@ struct SQLiteDatabaseTests {
 
   @Test("Opening and every call run on the database's own thread")
   func runsOnItsThread() async throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let database = try await SQLiteDatabase(
       path: folder.file("store.sqlite"), mode: .readWrite(create: true))
@@ -27,7 +28,7 @@ struct SQLiteDatabaseTests {
 
   @Test("write commits, a throwing write rolls back, read sees the result")
   func readAndWrite() async throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let database = try await SQLiteDatabase(
       path: folder.file("store.sqlite"), mode: .readWrite(create: true))
@@ -51,7 +52,7 @@ struct SQLiteDatabaseTests {
 
   @Test("read is query-only: a write inside it fails with readOnly")
   func readIsQueryOnly() async throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let database = try await SQLiteDatabase(
       path: folder.file("store.sqlite"), mode: .readWrite(create: true))
@@ -65,7 +66,7 @@ struct SQLiteDatabaseTests {
 
   @Test("Cancelling the calling task interrupts a long query", .timeLimit(.minutes(1)))
   func cancellationInterrupts() async throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let database = try await SQLiteDatabase(
       path: folder.file("store.sqlite"), mode: .readWrite(create: true))
@@ -92,7 +93,7 @@ struct SQLiteDatabaseTests {
 
   @Test("A cancelled write is rolled back", .timeLimit(.minutes(1)))
   func cancelledWriteRollsBack() async throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let database = try await SQLiteDatabase(
       path: folder.file("store.sqlite"), mode: .readWrite(create: true))
@@ -113,7 +114,7 @@ struct SQLiteDatabaseTests {
 
   @Test("Concurrent calls run one at a time, in full")
   func serialized() async throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let database = try await SQLiteDatabase(
       path: folder.file("store.sqlite"), mode: .readWrite(create: true))
@@ -139,7 +140,7 @@ struct SQLiteDatabaseTests {
 
   @Test("A task cancelled before its call starts gets cancelled, and nothing runs")
   func cancelledBeforeStart() async throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let database = try await SQLiteDatabase(
       path: folder.file("store.sqlite"), mode: .readWrite(create: true))
@@ -154,7 +155,7 @@ struct SQLiteDatabaseTests {
 
   @Test("Opening a foreign file fails with corrupt; a closed database throws io")
   func openFailureAndClose() async throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let foreign = folder.file("foreign.sqlite")
     try Support.write(Array(repeating: 0x41, count: 4096), to: foreign)

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 @testable import WebsiteDataStore
@@ -33,7 +34,7 @@ struct SQLiteFailureTests {
     "A file that is not a database fails at open with corrupt, byte-for-byte untouched",
     arguments: ForeignFile.allCases)
   func foreignFile(kind: ForeignFile) throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = folder.file("store.sqlite")
     let bytes = kind.bytes
@@ -59,7 +60,7 @@ struct SQLiteFailureTests {
     "A truncated database fails with an error (or a failed check), never a crash",
     arguments: Truncation.allCases)
   func truncated(at truncation: Truncation) throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = folder.file("store.sqlite")
     do {
@@ -98,7 +99,7 @@ struct SQLiteFailureTests {
 
   @Test("A full database (max_page_count) fails with full and keeps earlier commits")
   func full() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = folder.file("store.sqlite")
     do {
@@ -124,7 +125,7 @@ struct SQLiteFailureTests {
 
   @Test("A read-only connection refuses writes with readOnly")
   func readOnlyMode() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = folder.file("store.sqlite")
     do {
@@ -148,7 +149,7 @@ struct SQLiteFailureTests {
     "Creating a store in a read-only folder fails with readOnly",
     .enabled(if: !SQLiteTestSupport.isRoot, "root ignores permission bits"))
   func readOnlyFolder() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     #expect(chmod(folder.path, 0o500) == 0)
     let error = #expect(throws: WebsiteDataStoreError.self) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 @testable import WebsiteDataStore
@@ -31,7 +32,7 @@ struct SQLiteMigratorTests {
 
   @Test("Applies pending migrations in order with ledger rows; a second run does nothing")
   func appliesInOrder() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     let migrator = try Migrator([Self.first, Self.second])
@@ -52,7 +53,7 @@ struct SQLiteMigratorTests {
 
   @Test("A newer ledger is refused with newerSchema, without touching the file")
   func refusesNewerSchema() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = folder.file("store.sqlite")
     do {
@@ -80,7 +81,7 @@ struct SQLiteMigratorTests {
 
   @Test("A ledger that disagrees with the known migrations is corrupt")
   func mismatchedLedger() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     try Migrator([Self.first]).migrate(connection, now: Support.fixedNow)
@@ -103,7 +104,7 @@ struct SQLiteMigratorTests {
 
   @Test("A failing migration rolls back and leaves the ledger at the previous version")
   func failingMigration() throws {
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let connection = try Support.open(folder.file("store.sqlite"))
     let broken = Migration(
@@ -138,7 +139,7 @@ struct SQLiteMigratorTests {
       #expect(try String(contentsOf: file, encoding: .utf8) == migration.sql)
     }
 
-    let folder = try SQLiteTemporaryFolder()
+    let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let database = try await SQLiteDatabase(
       path: folder.file("store.sqlite"), mode: .readWrite(create: true))

@@ -4,30 +4,6 @@ import Testing
 
 @testable import WebsiteDataStore
 
-/// A fresh, empty folder under the system's temporary folder, for one test.
-/// Call ``remove()`` (in a `defer`) when the test ends.
-struct SQLiteTemporaryFolder: Sendable {
-  /// The folder's path.
-  let path: String
-
-  /// Creates the folder.
-  init() throws {
-    path =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("websitedata-sqlite-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-  }
-
-  /// The path of `name` in the folder.
-  func file(_ name: String) -> String { path + "/" + name }
-
-  /// Deletes the folder and everything in it (restoring write permission first).
-  func remove() {
-    _ = chmod(path, 0o700)
-    try? FileManager.default.removeItem(atPath: path)
-  }
-}
-
 /// Helpers shared by the SQLite* suites.
 enum SQLiteTestSupport {
   /// A fixed time for ledgers: 2026-12-01T00:00:00Z.

@@ -1,15 +1,17 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// A private world for one test of `sitedata`: its own `XDG_DATA_HOME`,
 /// `XDG_CONFIG_HOME` and `HOME` in a fresh temporary folder, and no
-/// `SITEDATA_*` variable from the test runner's environment.
+/// `SITEDATA_*` variable from the test runner's environment. The folder goes
+/// when the test process exits (see ``TemporaryFolder``).
 struct CLISandbox {
   /// The folder.
   let root: String
 
   init() throws {
-    root = NSTemporaryDirectory() + "websitedata-cli-tests/sandbox-\(UUID().uuidString)"
+    root = try TemporaryFolder("sandbox").path
     try FileManager.default.createDirectory(
       atPath: root + "/home", withIntermediateDirectories: true)
   }

@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import TestScratch
 import Testing
 
 @testable import WebsiteDataStore
@@ -143,7 +144,7 @@ enum BrowserCookieFixtures {
   }
 
   /// A copy of `fixture` in a new temporary folder, for tests that change it.
-  static func copy(_ fixture: String, in folder: SQLiteTemporaryFolder, as name: String) throws
+  static func copy(_ fixture: String, in folder: TemporaryFolder, as name: String) throws
     -> String
   {
     let path = folder.file(name)

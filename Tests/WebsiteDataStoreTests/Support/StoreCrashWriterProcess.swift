@@ -1,5 +1,6 @@
 import BuiltProductLocator
 import Foundation
+import TestScratch
 import Testing
 
 /// The `StoreCrashWriter` helper (Sources/StoreCrashWriter), launched as a
@@ -15,7 +16,7 @@ final class StoreCrashWriterProcess {
   }
 
   private let process = Process()
-  private let folder: URL
+  private let folder: TemporaryFolder
   private let exit: AsyncStream<(status: Int32, signalled: Bool)>
 
   /// The `StoreCrashWriter` executable: `$STORE_CRASH_WRITER_BINARY` when
@@ -30,13 +31,11 @@ final class StoreCrashWriterProcess {
   /// Starts the writer on the store at `store`, locked with the key file
   /// `keyFile`, numbering its cookies from `first`.
   init(store: String, keyFile: String, first: Int) throws {
-    folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("store-crash-writer-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try Data().write(to: folder.appendingPathComponent("stdout"))
-    try Data().write(to: folder.appendingPathComponent("stderr"))
-    let output = try FileHandle(forWritingTo: folder.appendingPathComponent("stdout"))
-    let error = try FileHandle(forWritingTo: folder.appendingPathComponent("stderr"))
+    folder = try TemporaryFolder("store-crash-writer")
+    try Data().write(to: folder.url.appendingPathComponent("stdout"))
+    try Data().write(to: folder.url.appendingPathComponent("stderr"))
+    let output = try FileHandle(forWritingTo: folder.url.appendingPathComponent("stdout"))
+    let error = try FileHandle(forWritingTo: folder.url.appendingPathComponent("stderr"))
     defer {
       try? output.close()
       try? error.close()
@@ -57,17 +56,19 @@ final class StoreCrashWriterProcess {
 
   deinit {
     if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-    try? FileManager.default.removeItem(at: folder)
+    folder.remove()
   }
 
   /// What the writer printed on stdout so far.
   func stdout() throws -> String {
-    String(decoding: try Data(contentsOf: folder.appendingPathComponent("stdout")), as: UTF8.self)
+    String(
+      decoding: try Data(contentsOf: folder.url.appendingPathComponent("stdout")), as: UTF8.self)
   }
 
   /// What the writer printed on stderr so far.
   func stderr() throws -> String {
-    String(decoding: try Data(contentsOf: folder.appendingPathComponent("stderr")), as: UTF8.self)
+    String(
+      decoding: try Data(contentsOf: folder.url.appendingPathComponent("stderr")), as: UTF8.self)
   }
 
   /// The cookie names acknowledged so far: the `ack <name>` lines printed in

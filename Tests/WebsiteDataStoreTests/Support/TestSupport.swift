@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import TestScratch
 import Testing
 import WebsiteDataStore
 
@@ -18,11 +19,10 @@ enum TestSupport {
       string, relativeTo: base, domainToASCII: PublicSuffixDomainFacts.shared.asciiDomain)
   }
 
-  /// A new empty folder under the system's temporary folder.
+  /// A new empty folder, removed when the test process exits (see
+  /// ``TemporaryFolder``).
   static func temporaryFolder(_ label: String = "store") throws -> String {
-    let path = NSTemporaryDirectory() + "websitedata-tests/\(label)-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    try TemporaryFolder(label).path
   }
 
   /// A fresh store location: the store file, and a key file outside its folder.
