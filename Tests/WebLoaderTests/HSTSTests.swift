@@ -41,6 +41,20 @@ import WebsiteDataStore
     #expect(try Echo(after.body).tls == true)
   }
 
+  /// WebKit reports an HSTS upgrade as a redirect of the navigation.
+  @MainActor @Test func aPageReportsTheUpgradeAsARedirect() async throws {
+    _ = try await load(server.dualOrigin("https", "c.test") + "/hsts?max_age=600")
+    let page = WebPage(configuration: server.pageConfiguration(store: store))
+    let plain =
+      server.dualOrigin("http", "c.test") + "/page?html=" + "<title>T</title>".queryEncoded
+    let (events, error) = await outcome(of: page.load(URL(string: plain)!))
+    #expect(error == nil)
+    #expect(
+      events == [.startedProvisionalNavigation, .receivedServerRedirect, .committed, .finished])
+    #expect(page.url?.scheme == "https")
+    #expect(page.title == "T")
+  }
+
   @Test func upgradeHappensBeforeCookiesAreChosen() async throws {
     _ = try await load(
       server.dualOrigin("https", "b.example") + "/set?c=" + "s=1; Secure".queryEncoded + "&c=p=1")

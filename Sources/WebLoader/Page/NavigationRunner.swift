@@ -144,6 +144,7 @@ final class NavigationRunner {
   /// decider's answer (WebKit asks when the response head arrives).
   private func decideResponse(_ hop: LoadHop) async -> Bool {
     responseDecided = true
+    reportUpgrade(of: hop)
     let url = URL(string: hop.url.href)
     guard let url else { return true }
     let contentType = hop.headers.first(named: "Content-Type")
@@ -158,6 +159,14 @@ final class NavigationRunner {
       deciderRefusedResponse = error.code == .frameLoadInterruptedByPolicyChange
       return false
     }
+  }
+
+  /// An HSTS upgrade of `hop`'s request is an internal redirect, which
+  /// WebKit reports as a server redirect (a synthesized 307): reported when
+  /// the hop's response comes, before the hop's own redirect, if any.
+  private func reportUpgrade(of hop: LoadHop) {
+    guard hop.upgradedByHSTS else { return }
+    try? emit(.receivedServerRedirect, progress: nil)
   }
 
   /// An `HTTPURLResponse` for a response head (fields of the same name
@@ -294,6 +303,7 @@ final class NavigationRunner {
   private func redirect(_ hop: LoadHop) async -> RedirectDecision {
     redirectHops.append(hop)
     guard (try? checkRunning()) != nil else { return .cancel }
+    reportUpgrade(of: hop)
     guard redirectsFollowed < configuration.transport.redirectLimit else { return .follow }
     let base = URL(string: hop.url.href)
     guard
