@@ -61,9 +61,9 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   private let inbox = Mutex(Inbox())
   /// The loop thread's `pthread_t`, 0 until it runs.
   private let loopThread = Atomic<UInt>(0)
-  /// Running transfers by identity (loop thread only: the runtime's
+  /// Running transfers, each knowing its index (loop thread only: the runtime's
   /// exclusivity check would guard nothing).
-  @exclusivity(unchecked) private var active: [ObjectIdentifier: HTTPTransfer] = [:]
+  @exclusivity(unchecked) private var active: [HTTPTransfer] = []
   /// Idle easy handles (loop thread only).
   @exclusivity(unchecked) private var pool = CurlHandlePool(limit: 16)
   /// The most transfers that ran at once (written by the loop thread;
@@ -238,7 +238,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// Fails what is still running, lets late jobs run elsewhere, waits out
   /// wake-ups in progress, and frees the handles.
   private func shutDown() {
-    for transfer in active.values {
+    for transfer in active {
       if let easy = transfer.handle?.easy { curl_multi_remove_handle(multi, easy) }
       transfer.fail(LoadError(.sessionClosed, "the loader session closed", url: transfer.url))
     }
@@ -286,7 +286,8 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
           message: String(cString: curl_multi_strerror(added))))
       return
     }
-    active[ObjectIdentifier(transfer)] = transfer
+    transfer.activeIndex = active.count
+    active.append(transfer)
     if active.count > peakActive.load(ordering: .relaxed) {
       peakActive.store(active.count, ordering: .relaxed)
     }
@@ -296,7 +297,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     _ transfer: HTTPTransfer, _ continuation: UnsafeContinuation<HTTPTransfer.Event, Never>
   ) {
     guard transfer.proceed(continuation: continuation) else {
-      guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { return }
+      guard removeActive(transfer) else { return }
       if let easy = transfer.handle?.easy { curl_multi_remove_handle(multi, easy) }
       transfer.fail(
         LoadError(.curl, "libcurl could not resume the paused transfer", url: transfer.url))
@@ -304,9 +305,24 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     }
   }
 
+  /// Takes `transfer` out of ``active`` (the last one fills its place).
+  ///
+  /// - Returns: whether it was running.
+  @discardableResult
+  private func removeActive(_ transfer: HTTPTransfer) -> Bool {
+    guard let index = transfer.activeIndex else { return false }
+    transfer.activeIndex = nil
+    let last = active.removeLast()
+    if last !== transfer {
+      active[index] = last
+      last.activeIndex = index
+    }
+    return true
+  }
+
   private func abort(_ transfer: HTTPTransfer) {
     // Not running: not arrived yet (it will see the flag) or already done.
-    guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { return }
+    guard removeActive(transfer) else { return }
     if let easy = transfer.handle?.easy { curl_multi_remove_handle(multi, easy) }
     transfer.fail(Self.cancelled(transfer))
   }
@@ -325,7 +341,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       }
       let transfer = Unmanaged<HTTPTransfer>.fromOpaque(pointer).takeUnretainedValue()
       curl_multi_remove_handle(multi, easy)
-      active.removeValue(forKey: ObjectIdentifier(transfer))
+      removeActive(transfer)
       if let handle = transfer.finish(with: code) { pool.giveBack(handle) }
     }
   }

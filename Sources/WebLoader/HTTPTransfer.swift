@@ -58,6 +58,9 @@ final class HTTPTransfer {
   var pausesBeforeBody = false
   /// The transfer is paused before its body (loop thread).
   private(set) var isPausedBeforeBody = false
+  /// Where the loop keeps the transfer among its running ones; `nil` when
+  /// not running (loop thread).
+  var activeIndex: Int?
   /// The handle running the transfer, from ``attach(_:)`` to completion.
   private(set) var handle: CurlEasyHandle?
 

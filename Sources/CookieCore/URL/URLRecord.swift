@@ -103,11 +103,11 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   /// serializing") with the fragment excluded and without the userinfo, i.e.
   /// what a request carries.
   public var serialized: String {
-    let fields = storage.fields
-    let host = storage.serializedHost
-    // One allocation: the parts are measured, then copied in.
+    // The parts are read in place from the shared storage (no copy of the
+    // fields), measured, then copied into one allocation.
+    let storage = storage
     var portDigits = 0
-    if let port = fields.port {
+    if let port = storage.fields.port {
       var rest = port
       repeat {
         portDigits += 1
@@ -115,21 +115,22 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
       } while rest > 0
     }
     let count =
-      fields.scheme.utf8.count + 3 + host.utf8.count + (portDigits > 0 ? portDigits + 1 : 0)
-      + fields.path.utf8.count + (fields.query.map { $0.utf8.count + 1 } ?? 0)
+      storage.fields.scheme.utf8.count + 3 + storage.serializedHost.utf8.count
+      + (portDigits > 0 ? portDigits + 1 : 0) + storage.fields.path.utf8.count
+      + (storage.fields.query.map { $0.utf8.count + 1 } ?? 0)
     return String(unsafeUninitializedCapacity: count) { buffer in
       var output = SerializationBuffer(bytes: buffer)
-      output.append(fields.scheme)
+      output.append(storage.fields.scheme)
       output.append(UInt8(ascii: ":"))
       output.append(UInt8(ascii: "/"))
       output.append(UInt8(ascii: "/"))
-      output.append(host)
-      if let port = fields.port {
+      output.append(storage.serializedHost)
+      if let port = storage.fields.port {
         output.append(UInt8(ascii: ":"))
         output.append(digitsOf: port, count: portDigits)
       }
-      output.append(fields.path)
-      if let query = fields.query {
+      output.append(storage.fields.path)
+      if let query = storage.fields.query {
         output.append(UInt8(ascii: "?"))
         output.append(query)
       }
@@ -210,13 +211,17 @@ private struct SerializationBuffer {
     count += 1
   }
 
-  mutating func append(_ part: String) {
-    var part = part
-    part.withUTF8 { utf8 in
-      guard let source = utf8.baseAddress, let target = bytes.baseAddress else { return }
+  mutating func append(_ part: borrowing String) {
+    let copied: Int? = part.utf8.withContiguousStorageIfAvailable { utf8 in
+      guard let source = utf8.baseAddress, let target = bytes.baseAddress else { return 0 }
       (target + count).update(from: source, count: utf8.count)
-      count += utf8.count
+      return utf8.count
     }
+    if let copied {
+      count += copied
+      return
+    }
+    for byte in part.utf8 { append(byte) }
   }
 
   /// The decimal digits of `value` (not negative), `digits` of them.
