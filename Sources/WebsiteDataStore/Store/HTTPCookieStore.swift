@@ -131,7 +131,9 @@ public actor HTTPCookieStore {
     let result = change { jar in
       let result = jar.lookup(context, sites: sites, now: now, explain: explain)
       if let persistence, !result.changes.isEmpty || !result.accessed.isEmpty {
-        _ = persistence.enqueue(result.changes, accessed: result.accessed, acknowledged: false)
+        _ = persistence.enqueue(
+          EphemeralPartition.persistable(result.changes),
+          accessed: EphemeralPartition.persistable(result.accessed), acknowledged: false)
       }
       return (result, result.changes)
     }.result
@@ -352,7 +354,8 @@ public actor HTTPCookieStore {
   /// Without persistence there is nothing to do (``change(_:)`` published).
   private func commit(_ changes: [CookieChange], purge: Bool = false) async throws {
     guard !changes.isEmpty, let persistence else { return }
-    let ticket = persistence.enqueue(changes, accessed: [], acknowledged: true)
+    let ticket = persistence.enqueue(
+      EphemeralPartition.persistable(changes), accessed: [], acknowledged: true)
     do {
       try await persistence.wait(ticket)
       if purge { try await persistence.purge() }
