@@ -1,3 +1,5 @@
+import Glibc
+
 /// The head of an HTTP response as libcurl's header callback delivers it:
 /// one call per line (status line, each field line, the empty line), bytes
 /// as received with their CRLF (`CURLOPT_HEADERFUNCTION`).
@@ -8,9 +10,11 @@
 /// head kept is the last one's. `Set-Cookie` values are kept as raw bytes
 /// for the cookie parser (RFC 6265bis §5.6 works on octets).
 ///
-/// The fields stay bytes (one buffer, with the range of each name and
-/// value) until asked for: ``headers`` decodes them on each access, and
-/// ``firstValue(named:)`` finds one field without decoding the others.
+/// The fields stay bytes until asked for, in one buffer: each field is a
+/// record `flag name ":" [spaces] value "\n"` (`flag` 1 for `Set-Cookie`),
+/// which needs no index beside it (a name holds no `:`, a line no LF).
+/// ``headers`` decodes them on each access, and ``firstValue(named:)``
+/// finds one field without decoding the others.
 struct HTTPResponseHead: Sendable {
   /// The version from the status line: `"HTTP/1.1"`, `"HTTP/2"`, ...
   private(set) var httpVersion = ""
@@ -23,17 +27,12 @@ struct HTTPResponseHead: Sendable {
   /// Whether the empty line ending the head was seen.
   private(set) var isComplete = false
 
-  /// The name and value bytes of every field, back to back.
+  /// The fields' records, back to back.
   private var bytes: [UInt8] = []
-  /// Where each field's name and value are in ``bytes``, in order.
-  private var fields: [Field] = []
-  /// One field's place in ``bytes``.
-  private struct Field: Sendable {
-    var name: Range<Int>
-    var value: Range<Int>
-    /// The field is a `Set-Cookie`.
-    var isSetCookie: Bool
-  }
+
+  private static let setCookieFlag: UInt8 = 1
+  private static let colon = UInt8(ascii: ":")
+  private static let newline = UInt8(ascii: "\n")
 
   /// The raw value bytes of each `Set-Cookie` field, in order (a copy; see
   /// ``forEachSetCookieLine(_:)``).
@@ -48,34 +47,68 @@ struct HTTPResponseHead: Sendable {
   /// order, without copying them.
   func forEachSetCookieLine(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
     guard setCookieCount > 0 else { return }
-    try bytes.withUnsafeBufferPointer { bytes in
-      for field in fields where field.isSetCookie {
-        try body(UnsafeBufferPointer(rebasing: bytes[field.value]))
-      }
+    try forEachField { flag, _, value in
+      if flag == Self.setCookieFlag { try body(value) }
+      return true
     }
   }
 
   /// The field lines, in order (obsolete line folding joined with a space),
   /// decoded as UTF-8 (invalid bytes replaced).
   var headers: [HTTPHeader] {
-    bytes.withUnsafeBufferPointer { bytes in
-      fields.map { field in
-        HTTPHeader(
-          String(decoding: bytes[field.name], as: UTF8.self),
-          String(decoding: bytes[field.value], as: UTF8.self))
-      }
+    var headers: [HTTPHeader] = []
+    forEachField { _, name, value in
+      headers.append(
+        HTTPHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+      return true
     }
+    return headers
   }
 
   /// The value of the first field named `name` (ASCII case ignored), decoded.
   func firstValue(named name: StaticString) -> String? {
-    bytes.withUnsafeBufferPointer { bytes in
-      for field in fields
-      where Self.equalIgnoringASCIICase(UnsafeBufferPointer(rebasing: bytes[field.name]), name) {
-        return String(decoding: bytes[field.value], as: UTF8.self)
-      }
-      return nil
+    var found: String?
+    forEachField { _, fieldName, value in
+      guard Self.equalIgnoringASCIICase(fieldName, name) else { return true }
+      found = String(decoding: value, as: UTF8.self)
+      return false
     }
+    return found
+  }
+
+  /// Calls `body` with each field's flag, name and value, in order, until
+  /// it returns `false`.
+  private func forEachField(
+    _ body: (UInt8, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Bool
+  ) rethrows {
+    try bytes.withUnsafeBufferPointer { bytes in
+      guard let base = bytes.baseAddress else { return }
+      var start = 0
+      while start < bytes.count {
+        let flag = bytes[start]
+        // Every record holds its colon and ends with its newline.
+        let colon = Self.index(of: Self.colon, in: base, from: start + 1, to: bytes.count)
+        var value = colon + 1
+        let end = Self.index(of: Self.newline, in: base, from: value, to: bytes.count)
+        while value < end, bytes[value] == UInt8(ascii: " ") || bytes[value] == UInt8(ascii: "\t") {
+          value += 1
+        }
+        let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<colon])
+        guard try body(flag, name, UnsafeBufferPointer(rebasing: bytes[value..<end])) else {
+          return
+        }
+        start = end + 1
+      }
+    }
+  }
+
+  /// The index of the first `byte` in `base[from..<to]` (`memchr`); `to`
+  /// when there is none.
+  private static func index(
+    of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to: Int
+  ) -> Int {
+    guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
+    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
   }
 
   /// Feeds one line (with or without its CRLF).
@@ -98,35 +131,28 @@ struct HTTPResponseHead: Sendable {
       fold(Self.trimmed(line, from: 0))
       return
     }
-    guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return }
-    let name = UnsafeBufferPointer(rebasing: line[0..<colon])
+    guard let base = line.baseAddress else { return }
+    let colon = Self.index(of: Self.colon, in: base, from: 0, to: line.count)
+    guard colon > 0, colon < line.count else { return }
     let value = Self.trimmedRange(line, from: colon + 1)
-    let isSetCookie = Self.equalIgnoringASCIICase(name, "set-cookie")
+    let isSetCookie = Self.equalIgnoringASCIICase(
+      UnsafeBufferPointer(rebasing: line[0..<colon]), "set-cookie")
     if isSetCookie { setCookieCount += 1 }
-    if fields.isEmpty {
-      bytes.reserveCapacity(512)
-      fields.reserveCapacity(16)
-    }
-    // The line from its name to its value's end, in one copy.
-    let start = bytes.count
+    if bytes.isEmpty { bytes.reserveCapacity(512) }
+    // The line up to its value's end, as one record.
+    bytes.append(isSetCookie ? Self.setCookieFlag : 0)
     bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[0..<value.upperBound]))
-    fields.append(
-      Field(
-        name: start..<start + colon,
-        value: start + value.lowerBound..<start + value.upperBound, isSetCookie: isSetCookie))
+    bytes.append(Self.newline)
   }
 
   /// Obsolete line folding (RFC 9112 §5.2): `more` continues the last
-  /// field's value after a space. The joined value moves to the end of
-  /// ``bytes``.
+  /// field's value after a space (its record is the last one).
   private mutating func fold(_ more: UnsafeBufferPointer<UInt8>) {
-    guard let last = fields.indices.last else { return }
-    let old = fields[last].value
-    let start = bytes.count
-    bytes.append(contentsOf: bytes[old])
+    guard bytes.last == Self.newline else { return }
+    bytes.removeLast()
     bytes.append(UInt8(ascii: " "))
     bytes.append(contentsOf: more)
-    fields[last].value = start..<bytes.count
+    bytes.append(Self.newline)
   }
 
   /// Whether `bytes` is `expected`, ignoring ASCII case in `bytes`
