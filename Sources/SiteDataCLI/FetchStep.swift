@@ -3,9 +3,9 @@ import WebsiteData
 /// The navigation events of a fetch, each with the hop it concerns: what
 /// `-v` prints and `--json` lists.
 ///
-/// The page reports WebKit's events (started, one per redirect followed,
-/// committed, finished); the hops come from the committed response (or the
-/// error). The first request's hop belongs to `started`, and the request
+/// The page reports WebKit's events (started, one per redirect followed
+/// and one per HSTS upgrade, committed, finished); the hops come from the
+/// committed response (or the error). The first request's hop belongs to `started`, and the request
 /// that follows the n-th redirect to that redirect, which also names the
 /// response that redirected: `started` and each redirect thus carry one
 /// request and its response, in order.
@@ -28,16 +28,25 @@ enum FetchStep {
     let hops = outcome.hops
     func hop(_ index: Int) -> LoadHop? { hops.indices.contains(index) ? hops[index] : nil }
     var steps: [FetchStep] = []
-    var redirects = 0
+    // The hop the events are at, and whether its HSTS upgrade (reported
+    // by the page as a redirect of its own, before the hop's response is
+    // handled) was seen; the hop's lines already say it was upgraded.
+    var current = 0
+    var upgradeSeen = false
     for event in outcome.events {
       switch event {
       case .startedProvisionalNavigation:
         steps.append(.started(method: outcome.method, url: outcome.url.serialized, hop: hop(0)))
       case .receivedServerRedirect:
-        redirects += 1
-        if let from = hop(redirects - 1) {
-          steps.append(.redirect(from: from, hop: hop(redirects)))
+        if hop(current)?.upgradedByHSTS == true && !upgradeSeen {
+          upgradeSeen = true
+          continue
         }
+        if let from = hop(current) {
+          steps.append(.redirect(from: from, hop: hop(current + 1)))
+        }
+        current += 1
+        upgradeSeen = false
       case .committed:
         if let page = outcome.page {
           steps.append(

@@ -94,6 +94,30 @@ import WebsiteData
     #expect(summary.dropFirst(2).first?.hasPrefix("title:   {") == true)
   }
 
+  /// The page reports an HSTS upgrade as a redirect of its own; the trace
+  /// shows it on the hop, and every later hop stays paired with its event.
+  @Test func verboseShowsAnHSTSUpgradeOnItsHop() async throws {
+    let learn = try await fetch([server.dualOrigin("https", "c.test") + "/hsts?max_age=600"])
+    #expect(learn.status == 0, "\(learn)")
+    let final = server.dualOrigin("http", "c.test") + "/echo-page"
+    let first =
+      server.dualOrigin("http", "c.test") + "/redirect?status=302&to=" + final.queryEncoded
+    let outcome = try await fetch(["-v", first])
+    #expect(outcome.status == 0, "\(outcome)")
+    let upgraded = { (url: String) in url.replacingOccurrences(of: "http://", with: "https://") }
+    let trace = outcome.stdout.split(separator: "\n").map(String.init)
+      .filter { $0.hasPrefix("*") || $0.hasPrefix("  > GET") }
+    #expect(
+      trace == [
+        "* started",
+        "  > GET \(upgraded(first)) (upgraded to https by HSTS)",
+        "* redirect 302 Found, Location: \(final)",
+        "  > GET \(upgraded(final)) (upgraded to https by HSTS)",
+        "* committed 200 OK \(upgraded(final))",
+        "* finished",
+      ], "\(outcome.stdout)")
+  }
+
   @Test func withoutVerboseItPrintsStatusURLAndTitle() async throws {
     let url =
       server.origin("https", "a.test") + "/page?status=404&html="
