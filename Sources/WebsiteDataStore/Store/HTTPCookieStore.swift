@@ -329,7 +329,12 @@ public actor HTTPCookieStore {
   private nonisolated func change<Result: Sendable>(
     _ body: (inout CookieJar) -> (Result, [CookieChange])
   ) -> (result: Result, changes: [CookieChange]) {
-    change { jar, _ in body(&jar) }
+    core.withLock { core in
+      core.generation &+= 1
+      let (result, changes) = body(&core.jar)
+      if isInMemory { broadcaster.publish(changes) }
+      return (result, changes)
+    }
   }
 
   /// ``change(_:)`` for a body that may skip making its changes when
