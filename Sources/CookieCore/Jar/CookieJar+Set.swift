@@ -147,6 +147,8 @@ extension CookieJar {
     let isIP = CookieDomain.isIPLiteral(cookieDomain)
     let name = cookie.storage.nameBytes
     let nameHash = StoredCookie.nameHash(name)
+    // Most sites hold no Secure cookie of this name: one word tells.
+    guard byDomain.mayHoldSecureCookie(nameHash: nameHash, site: site) else { return false }
     let path = cookie.storage.pathBytes
     for list in byDomain.lists(ofSite: site) {
       let domain = byDomain.domain(at: Int(list))

@@ -146,6 +146,7 @@ public struct CookieJar: Sendable {
           cookies.insert(stored, at: position)
         }
       }
+      if stored.isSecure { byDomain.noteSecureCookie(nameHash: stored.nameHash, inList: list) }
       return list
     }
     let domain = cookie.domain
@@ -161,10 +162,13 @@ public struct CookieJar: Sendable {
   /// Replaces the cookie at `index` of the list at `list` with one of the
   /// same identity and ordering keys (it keeps the twin's sequence).
   mutating func replace(at index: Int, inList list: Int, with cookie: Cookie) {
-    byDomain.modify(listAt: list) { cookies in
-      guard cookies.indices.contains(index) else { return }
+    // The name hash of a Secure replacement, for the site's Secure names.
+    let secureName = byDomain.modify(listAt: list) { cookies -> UInt16? in
+      guard cookies.indices.contains(index) else { return nil }
       cookies[index] = StoredCookie(cookie, sequence: cookies[index].sequence)
+      return cookies[index].isSecure ? cookies[index].nameHash : nil
     }
+    if let secureName { byDomain.noteSecureCookie(nameHash: secureName, inList: list) }
   }
 
   /// Replaces the cookie at `index` of its domain list (see
