@@ -49,6 +49,7 @@ struct DomainTable: Sendable {
 
   /// The hash of a whole domain (or site key).
   static func hash(_ domain: String) -> UInt64 {
+    if let hash = domain.utf8.withContiguousStorageIfAvailable(hash) { return hash }
     var domain = domain
     return domain.withUTF8(hash)
   }
@@ -68,6 +69,12 @@ struct DomainTable: Sendable {
 
   /// The index of the list of `domain`.
   func index(of domain: String) -> Int? {
+    // A native string's bytes are read in place (no copy of the string).
+    if let found = domain.utf8.withContiguousStorageIfAvailable({
+      index(ofList: $0, hash: Self.hash($0))
+    }) {
+      return found
+    }
     var domain = domain
     return domain.withUTF8 { index(ofList: $0, hash: Self.hash($0)) }
   }
