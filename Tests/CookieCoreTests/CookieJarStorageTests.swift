@@ -87,6 +87,21 @@ import Testing
     #expect(jar.allCookies.first?.value == "2")
   }
 
+  /// The recorded insertion is the result's cookie as stored: changing or
+  /// clearing `cookie` afterwards does not change `changes`.
+  @Test func changesKeepTheStoredCookieWhenTheResultIsEdited() {
+    var jar = JarTesting.jar()
+    jar.set("a=1", from: "http://example.com/")
+    var replaced = jar.set("a=2", from: "http://example.com/")
+    replaced.cookie = nil
+    #expect(replaced.changes.map(\.cause) == [.overwritten, .inserted])
+    #expect(replaced.changes.map(\.cookie.value) == ["1", "2"])
+    var inserted = jar.set("b=1", from: "http://example.com/")
+    inserted.cookie?.value = "changed"
+    #expect(inserted.changes.map(\.cookie.value) == ["1"])
+    #expect(inserted.cookie?.value == "changed")
+  }
+
   @Test func maxAgeOverExpiresAndFourHundredDayCap() {
     var jar = JarTesting.jar()
     let now = JarTesting.start

@@ -16,16 +16,16 @@ extension CookieJar {
     let site = byDomain.site(ofList: list)
     // Cheap test first: the site's cookie count bounds every per-site count.
     let siteCount = byDomain.cookieCount(ofSite: site)
-    let partitionKey = cookie.partitionKey
     let needsSiteEviction =
-      partitionKey == nil
+      !cookie.isPartitioned
       ? siteCount > limits.perDomain
       : siteCount > limits.perPartitionDomain
         || siteCount.multipliedReportingOverflow(by: 4096).partialValue
           > limits.perPartitionDomainBytes
     if needsSiteEviction {
       enforceSiteLimits(
-        site: byDomain.key(ofSite: site), partitionKey: partitionKey, now: now, changes: &changes)
+        site: byDomain.key(ofSite: site), partitionKey: cookie.partitionKey, now: now,
+        changes: &changes)
     }
     if count > limits.total { evictGlobally(now: now, changes: &changes) }
   }

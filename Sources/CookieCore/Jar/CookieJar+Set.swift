@@ -123,19 +123,19 @@ extension CookieJar {
       }
       replace(at: position, inList: list, with: cookie)
       storedIn = list
-      recorded = .replaced(twin: twin, by: cookie)
+      recorded = .replaced(twin: twin)
     } else {
       if cookie.isExpired(at: now) {
         return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.expired))
       }
       storedIn = add(cookie, list: list, siteKey: siteKey)
-      recorded = .inserted(cookie)
+      recorded = .inserted
     }
     var evicted: [CookieChange] = []
     enforceLimits(after: cookie, inList: storedIn, now: now, changes: &evicted)
     return SetCookieResult(
       cookie: cookie, status: CookieInclusionStatus(),
-      recorded: evicted.isEmpty ? recorded : .list(recorded.list + evicted))
+      recorded: evicted.isEmpty ? recorded : .list(recorded.list(inserted: cookie) + evicted))
   }
 
   /// §5.7 step 14: whether the jar holds a Secure cookie of the same name and
@@ -147,6 +147,8 @@ extension CookieJar {
     let isIP = CookieDomain.isIPLiteral(cookieDomain)
     let name = cookie.storage.nameBytes
     let nameHash = StoredCookie.nameHash(name)
+    // Most sites hold no Secure cookie of this name: one word tells.
+    guard byDomain.mayHoldSecureCookie(nameHash: nameHash, site: site) else { return false }
     let path = cookie.storage.pathBytes
     for list in byDomain.lists(ofSite: site) {
       let domain = byDomain.domain(at: Int(list))

@@ -133,24 +133,31 @@ public struct CookieJar: Sendable {
   /// site `siteKey` (computed when not given). Returns the list's index.
   @discardableResult
   mutating func add(_ cookie: Cookie, list: Int?, siteKey: String? = nil) -> Int {
-    let stored = StoredCookie(cookie, sequence: nextSequence)
+    let sequence = nextSequence
     nextSequence += 1
     count += 1
     if let list {
-      byDomain.modify(listAt: list) { cookies in
+      // The stored cookie is made in the closure and moved into the list (no
+      // extra retain of the cookie); the closure returns its Secure name.
+      let secureName = byDomain.modify(listAt: list) { cookies -> UInt16? in
+        let stored = StoredCookie(cookie, sequence: sequence)
+        let secureName = stored.isSecure ? stored.nameHash : nil
         // Usually the newest cookie goes last (or near the end): search from there.
         let position = cookies.lastIndex(where: { !stored.precedes($0) }).map { $0 + 1 } ?? 0
         if position == cookies.count {
-          cookies.append(stored)
+          cookies.append(consume stored)
         } else {
-          cookies.insert(stored, at: position)
+          cookies.insert(consume stored, at: position)
         }
+        return secureName
       }
+      if let secureName { byDomain.noteSecureCookie(nameHash: secureName, inList: list) }
       return list
     }
     let domain = cookie.domain
     return byDomain.create(
-      domain, site: siteKey ?? self.siteKey(forDomain: domain), cookies: [stored])
+      domain, site: siteKey ?? self.siteKey(forDomain: domain),
+      cookies: [StoredCookie(cookie, sequence: sequence)])
   }
 
   /// Adds a cookie that has no identity twin in the jar.
@@ -161,10 +168,13 @@ public struct CookieJar: Sendable {
   /// Replaces the cookie at `index` of the list at `list` with one of the
   /// same identity and ordering keys (it keeps the twin's sequence).
   mutating func replace(at index: Int, inList list: Int, with cookie: Cookie) {
-    byDomain.modify(listAt: list) { cookies in
-      guard cookies.indices.contains(index) else { return }
+    // The name hash of a Secure replacement, for the site's Secure names.
+    let secureName = byDomain.modify(listAt: list) { cookies -> UInt16? in
+      guard cookies.indices.contains(index) else { return nil }
       cookies[index] = StoredCookie(cookie, sequence: cookies[index].sequence)
+      return cookies[index].isSecure ? cookies[index].nameHash : nil
     }
+    if let secureName { byDomain.noteSecureCookie(nameHash: secureName, inList: list) }
   }
 
   /// Replaces the cookie at `index` of its domain list (see

@@ -26,6 +26,10 @@ struct DomainTable: Sendable {
     var key: String
     var hash: UInt64
     var cookieCount: Int
+    /// A Bloom filter of the name hashes of the site's Secure cookies (see
+    /// ``mayHoldSecureCookie(nameHash:site:)``): bits are set as Secure
+    /// cookies come, never cleared while the site exists.
+    var secureNames: UInt64
     /// The indices of its lists.
     var lists: [Int32]
   }
@@ -45,6 +49,7 @@ struct DomainTable: Sendable {
 
   /// The hash of a whole domain (or site key).
   static func hash(_ domain: String) -> UInt64 {
+    if let hash = domain.utf8.withContiguousStorageIfAvailable(hash) { return hash }
     var domain = domain
     return domain.withUTF8(hash)
   }
@@ -64,6 +69,12 @@ struct DomainTable: Sendable {
 
   /// The index of the list of `domain`.
   func index(of domain: String) -> Int? {
+    // A native string's bytes are read in place (no copy of the string).
+    if let found = domain.utf8.withContiguousStorageIfAvailable({
+      index(ofList: $0, hash: Self.hash($0))
+    }) {
+      return found
+    }
     var domain = domain
     return domain.withUTF8 { index(ofList: $0, hash: Self.hash($0)) }
   }
@@ -103,13 +114,39 @@ struct DomainTable: Sendable {
     listSlots.insert(list, hash: entry.hash) { lists[$0].hash }
     sites[site].lists.append(Int32(list))
     sites[site].cookieCount += cookies.count
+    for stored in cookies where stored.isSecure {
+      noteSecureCookie(nameHash: stored.nameHash, inList: list)
+    }
     count += 1
     return list
   }
 
+  /// Records that the list at `index` holds a Secure cookie whose name has
+  /// `nameHash` (see ``mayHoldSecureCookie(nameHash:site:)``): whoever puts
+  /// a Secure cookie in a list through ``modify(listAt:_:)`` calls this.
+  @inline(__always)
+  mutating func noteSecureCookie(nameHash: UInt16, inList index: Int) {
+    sites[Int(lists[index].site)].secureNames |= Self.secureNameBits(nameHash)
+  }
+
+  /// Whether the site at `index` may hold a Secure cookie whose name has
+  /// `nameHash` (``StoredCookie/nameHash(_:)``); false means it holds none.
+  @inline(__always)
+  func mayHoldSecureCookie(nameHash: UInt16, site index: Int) -> Bool {
+    let bits = Self.secureNameBits(nameHash)
+    return sites[index].secureNames & bits == bits
+  }
+
+  /// The two bits of a name hash in a site's Bloom filter of Secure names.
+  @inline(__always)
+  private static func secureNameBits(_ nameHash: UInt16) -> UInt64 {
+    (1 << UInt64(nameHash & 63)) | (1 << UInt64((nameHash >> 6) & 63))
+  }
+
   /// Mutates the list at `index` in place (no copy of the array), keeping
   /// its site's cookie count; a list left empty is removed, and its site if
-  /// it was the site's last.
+  /// it was the site's last. A body that adds a Secure cookie also calls
+  /// ``noteSecureCookie(nameHash:inList:)``.
   mutating func modify<Result>(
     listAt index: Int, _ body: (inout [StoredCookie]) -> Result
   ) -> Result {
@@ -131,7 +168,7 @@ struct DomainTable: Sendable {
     sites[site].lists.removeAll { $0 == Int32(index) }
     if sites[site].lists.isEmpty {
       siteSlots.remove(site, hash: sites[site].hash)
-      sites[site] = Site(key: "", hash: 0, cookieCount: 0, lists: [])
+      sites[site] = Site(key: "", hash: 0, cookieCount: 0, secureNames: 0, lists: [])
       freeSites.append(Int32(site))
     }
   }
@@ -184,7 +221,7 @@ struct DomainTable: Sendable {
   var siteKeys: [String] { sites.lazy.filter { !$0.lists.isEmpty }.map(\.key) }
 
   private mutating func createSite(_ key: String) -> Int {
-    let entry = Site(key: key, hash: Self.hash(key), cookieCount: 0, lists: [])
+    let entry = Site(key: key, hash: Self.hash(key), cookieCount: 0, secureNames: 0, lists: [])
     let site = Self.place(entry, in: &sites, reusing: &freeSites)
     siteSlots.insert(site, hash: entry.hash) { sites[$0].hash }
     return site

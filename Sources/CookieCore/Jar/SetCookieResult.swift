@@ -3,14 +3,17 @@
 public struct SetCookieResult: Sendable {
   /// The canonical cookie the line described; `nil` when it could not be
   /// parsed or shaped into one.
-  public var cookie: Cookie?
+  public var cookie: Cookie? {
+    // The recorded insertion refers to this cookie: keep it as it was.
+    willSet { if recorded.refersToCookie { recorded = .list(recorded.list(inserted: cookie)) } }
+  }
   /// Included (stored, or an expired cookie that deleted its twin), or the
   /// exclusion reasons.
   public var status: CookieInclusionStatus
   /// Everything the jar changed: the inserted cookie, the overwritten or
   /// deleted twin, evictions.
   public var changes: [CookieChange] {
-    get { recorded.list }
+    get { recorded.list(inserted: cookie) }
     set { recorded = .list(newValue) }
   }
   /// The changes, kept without an array for the common outcomes.
@@ -18,24 +21,33 @@ public struct SetCookieResult: Sendable {
 
   /// What a result records as ``changes``: the common outcomes of storing a
   /// cookie (an insertion, a replacement) need no array, which is made only
-  /// when ``changes`` is read.
+  /// when ``changes`` is read, nor a second reference to the inserted
+  /// cookie, which is the result's ``cookie``.
   enum Changes: Sendable {
-    /// The cookie was inserted.
-    case inserted(Cookie)
-    /// `twin` was overwritten by `cookie`, which was inserted.
-    case replaced(twin: Cookie, by: Cookie)
+    /// The result's cookie was inserted.
+    case inserted
+    /// `twin` was overwritten by the result's cookie, which was inserted.
+    case replaced(twin: Cookie)
     /// Any other list (including none).
     case list([CookieChange])
 
-    var list: [CookieChange] {
+    /// The changes, `inserted` being the result's cookie.
+    func list(inserted: Cookie?) -> [CookieChange] {
       switch self {
-      case .inserted(let cookie): [CookieChange(cookie: cookie, cause: .inserted)]
-      case .replaced(let twin, let cookie):
-        [
-          CookieChange(cookie: twin, cause: .overwritten),
-          CookieChange(cookie: cookie, cause: .inserted),
-        ]
+      case .inserted:
+        inserted.map { [CookieChange(cookie: $0, cause: .inserted)] } ?? []
+      case .replaced(let twin):
+        [CookieChange(cookie: twin, cause: .overwritten)]
+          + (inserted.map { [CookieChange(cookie: $0, cause: .inserted)] } ?? [])
       case .list(let changes): changes
+      }
+    }
+
+    /// Whether the changes refer to the result's cookie.
+    var refersToCookie: Bool {
+      switch self {
+      case .inserted, .replaced: true
+      case .list: false
       }
     }
   }

@@ -106,6 +106,10 @@ struct StoredCookie: Sendable {
   /// The first 8 of `bytes`, little-endian, zero-padded.
   @inline(__always)
   static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    if bytes.count >= 8, let base = bytes.baseAddress {
+      // One load (x86-64 and arm64 are little-endian; `littleEndian` says so).
+      return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
+    }
     var value: UInt64 = 0
     for index in 0..<min(8, bytes.count) { value |= UInt64(bytes[index]) << (UInt64(index) * 8) }
     return value

@@ -246,36 +246,49 @@ extension Cookie {
     var combined: UInt8 = 0
     for byte in attribute { combined |= byte }
     guard combined < 0x80 else { return .rejected(.invalidDomain) }
-    var hostName = url.serializedHost
-    return hostName.withUTF8 { host in
-      let equalsHost =
-        host.count == attribute.count
-        && memcmp(
-          host.baseAddress.unsafelyUnwrapped, attribute.baseAddress.unsafelyUnwrapped, host.count)
-          == 0
-      guard !url.hostIsIPAddress else {
-        // An IP literal: the attribute must name the same address (with or
-        // without brackets); the cookie stays host-only.
-        let bare =
-          host.count == attribute.count + 2 && host.first == UInt8(ascii: "[")
-          && memcmp(
-            host.baseAddress.unsafelyUnwrapped + 1, attribute.baseAddress.unsafelyUnwrapped,
-            attribute.count) == 0
-        return equalsHost || bare ? .host(isHostOnly: true) : .rejected(.domainMismatch)
-      }
-      // Step 7: a public suffix is only allowed as the host itself (host-only).
-      if facts.isPublicSuffix(utf8: attribute) {
-        return equalsHost ? .host(isHostOnly: true) : .rejected(.publicSuffix)
-      }
-      // Step 8: the host must domain-match the attribute.
-      if equalsHost { return .host(isHostOnly: false) }
-      let start = host.count - attribute.count
-      guard start > 0, host[start - 1] == UInt8(ascii: "."),
-        memcmp(
-          host.baseAddress.unsafelyUnwrapped + start, attribute.baseAddress.unsafelyUnwrapped,
-          attribute.count) == 0
-      else { return .rejected(.domainMismatch) }
-      return .attribute
+    // A native string's bytes are read in place (no copy of the string).
+    let hostName = url.serializedHost
+    if let resolution = hostName.utf8.withContiguousStorageIfAvailable({
+      resolveDomain(attribute: attribute, host: $0, url: url, facts: facts)
+    }) {
+      return resolution
     }
+    var copy = hostName
+    return copy.withUTF8 { resolveDomain(attribute: attribute, host: $0, url: url, facts: facts) }
+  }
+
+  /// ``resolveDomain(attribute:host:facts:)`` given the host's bytes.
+  private static func resolveDomain(
+    attribute: UnsafeBufferPointer<UInt8>, host: UnsafeBufferPointer<UInt8>, url: URLRecord,
+    facts: some DomainFacts
+  ) -> DomainResolution {
+    let equalsHost =
+      host.count == attribute.count
+      && memcmp(
+        host.baseAddress.unsafelyUnwrapped, attribute.baseAddress.unsafelyUnwrapped, host.count)
+        == 0
+    guard !url.hostIsIPAddress else {
+      // An IP literal: the attribute must name the same address (with or
+      // without brackets); the cookie stays host-only.
+      let bare =
+        host.count == attribute.count + 2 && host.first == UInt8(ascii: "[")
+        && memcmp(
+          host.baseAddress.unsafelyUnwrapped + 1, attribute.baseAddress.unsafelyUnwrapped,
+          attribute.count) == 0
+      return equalsHost || bare ? .host(isHostOnly: true) : .rejected(.domainMismatch)
+    }
+    // Step 7: a public suffix is only allowed as the host itself (host-only).
+    if facts.isPublicSuffix(utf8: attribute) {
+      return equalsHost ? .host(isHostOnly: true) : .rejected(.publicSuffix)
+    }
+    // Step 8: the host must domain-match the attribute.
+    if equalsHost { return .host(isHostOnly: false) }
+    let start = host.count - attribute.count
+    guard start > 0, host[start - 1] == UInt8(ascii: "."),
+      memcmp(
+        host.baseAddress.unsafelyUnwrapped + start, attribute.baseAddress.unsafelyUnwrapped,
+        attribute.count) == 0
+    else { return .rejected(.domainMismatch) }
+    return .attribute
   }
 }

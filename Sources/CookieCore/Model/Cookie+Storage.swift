@@ -19,24 +19,30 @@ extension Cookie {
     var source: CookieSource
   }
 
-  /// The byte counts of a cookie's name, value and path.
+  /// The byte counts of a cookie's name, value and path, and of its header
+  /// pair (kept, not derived on each use: every field access needs it).
   struct Counts: Hashable {
-    var name: Int32
-    var value: Int32
-    var path: Int32
+    let name: Int32
+    let value: Int32
+    let path: Int32
+    /// The length of the header pair: `name=value`, or the value alone.
+    let pairLength: Int32
 
     init(name: Int, value: Int, path: Int) {
       self.name = Int32(truncatingIfNeeded: name)
       self.value = Int32(truncatingIfNeeded: value)
       self.path = Int32(truncatingIfNeeded: path)
+      pairLength = Int32(truncatingIfNeeded: name == 0 ? value : name + 1 + value)
     }
 
     /// The length of the header pair: `name=value`, or the value alone.
-    var pair: Int { name == 0 ? Int(value) : Int(name) + 1 + Int(value) }
+    @inline(__always)
+    var pair: Int { Int(pairLength) }
 
     /// The offset of the ``Fields`` among the elements: after the bytes,
     /// rounded up to the elements' 8-byte alignment.
-    var fieldsOffset: Int { (pair + Int(path) + 7) & ~7 }
+    @inline(__always)
+    var fieldsOffset: Int { (Int(pairLength) + Int(path) + 7) & ~7 }
   }
 
   /// The fields of a ``Cookie`` and, in the same allocation, its name, value

@@ -138,7 +138,7 @@ public struct Cookie: Sendable, Hashable {
   public var isSession: Bool { expiresAt == nil }
 
   /// Whether the cookie is partitioned (CHIPS).
-  public var isPartitioned: Bool { partitionKey != nil }
+  public var isPartitioned: Bool { storage.fields.pointee.partitionKey != nil }
 
   /// The identity that a newer cookie replaces (RFC 6265bis §5.7 step 22, plus
   /// the partition key).
