@@ -51,36 +51,35 @@ extension CookieJar {
       let runStart = count
       // A parent domain's host-only cookies do not domain-match (§5.1.3).
       let rejected = rules.rejectedFlags | (isHostList ? 0 : StoredCookie.Flags.hostOnly)
-      list.withUnsafeBufferPointer { cookies in
-        guard let first = cookies.baseAddress else { return }
-        for index in cookies.indices {
-          let stored = first + index
-          if stored.pointee.expiry <= rules.now {
-            changes = true
-            return
-          }
-          let flags = stored.pointee.flags
-          if flags & rejected != 0 { continue }
-          if rules.isSimple && flags & StoredCookie.Flags.partitioned == 0 {
-            guard rules.pathMatches(stored) else { continue }
-          } else {
-            var inPartition = false
-            if flags & StoredCookie.Flags.partitioned != 0 {
-              if partitionSite == nil { partitionSite = sites.serializedTopLevelSite }
-              inPartition = rules.isPartition(stored.pointee.cookie, site: partitionSite)
-            }
-            guard rules.isSent(stored, domainMatches: true, inPartition: inPartition) else {
-              continue
-            }
-          }
-          if rules.now - stored.pointee.lastAccessed >= rules.accessRefreshThreshold {
-            changes = true
-            return
-          }
-          if count == scratch.capacity { scratch.grow() }
-          (scratch.gathered + count).initialize(to: Included(stored))
-          count += 1
+      let cookies = list
+      guard let first = cookies.baseAddress else { return }
+      for index in cookies.indices {
+        let stored = first + index
+        if stored.pointee.expiry <= rules.now {
+          changes = true
+          return
         }
+        let flags = stored.pointee.flags
+        if flags & rejected != 0 { continue }
+        if rules.isSimple && flags & StoredCookie.Flags.partitioned == 0 {
+          guard rules.pathMatches(stored) else { continue }
+        } else {
+          var inPartition = false
+          if flags & StoredCookie.Flags.partitioned != 0 {
+            if partitionSite == nil { partitionSite = sites.serializedTopLevelSite }
+            inPartition = rules.isPartition(stored.pointee.cookie, site: partitionSite)
+          }
+          guard rules.isSent(stored, domainMatches: true, inPartition: inPartition) else {
+            continue
+          }
+        }
+        if rules.now - stored.pointee.lastAccessed >= rules.accessRefreshThreshold {
+          changes = true
+          return
+        }
+        if count == scratch.capacity { scratch.grow() }
+        (scratch.gathered + count).initialize(to: Included(stored))
+        count += 1
       }
       if runStart > 0 && count > runStart && !changes {
         Self.merge(scratch.gathered, runStart, count, into: scratch.spare)

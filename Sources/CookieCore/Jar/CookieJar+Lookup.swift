@@ -292,25 +292,26 @@ struct LookupRules {
   /// (the expired ones to its expired list). `isHostList`: the list is the
   /// request host's own; otherwise a parent domain's, whose host-only cookies
   /// do not domain-match.
-  func collect(_ list: [StoredCookie], isHostList: Bool, into scan: inout CookieJar.Scan) {
-    list.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      // Fields are read through the pointer: no copy of the entry (which
-      // would retain its cookie) for cookies that are not sent.
-      for index in buffer.indices {
-        let stored = base + index
-        var inPartition = false
-        if stored.pointee.isPartitioned {
-          if scan.partitionSite == nil { scan.partitionSite = sites.serializedTopLevelSite }
-          inPartition = isPartition(stored.pointee.cookie, site: scan.partitionSite)
-        }
-        if stored.pointee.expiry <= now {
-          scan.expired.append(stored.pointee)
-        } else if isSent(
-          stored, domainMatches: isHostList || !stored.pointee.isHostOnly, inPartition: inPartition)
-        {
-          scan.included.append(CookieJar.Included(stored))
-        }
+  func collect(
+    _ list: UnsafeBufferPointer<StoredCookie>, isHostList: Bool, into scan: inout CookieJar.Scan
+  ) {
+    let buffer = list
+    guard let base = buffer.baseAddress else { return }
+    // Fields are read through the pointer: no copy of the entry (which
+    // would retain its cookie) for cookies that are not sent.
+    for index in buffer.indices {
+      let stored = base + index
+      var inPartition = false
+      if stored.pointee.isPartitioned {
+        if scan.partitionSite == nil { scan.partitionSite = sites.serializedTopLevelSite }
+        inPartition = isPartition(stored.pointee.cookie, site: scan.partitionSite)
+      }
+      if stored.pointee.expiry <= now {
+        scan.expired.append(stored.pointee)
+      } else if isSent(
+        stored, domainMatches: isHostList || !stored.pointee.isHostOnly, inPartition: inPartition)
+      {
+        scan.included.append(CookieJar.Included(stored))
       }
     }
   }

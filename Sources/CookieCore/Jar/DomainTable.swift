@@ -174,23 +174,28 @@ struct DomainTable: Sendable {
   }
 
   /// Calls `body` with the cookies of `host` (`isHost` true) and of each of
-  /// its parent domains that has cookies, hashing each suffix once.
+  /// its parent domains that has cookies, hashing each suffix once. The
+  /// lists are lent in place: in a large jar they are not in the cache, and
+  /// a retain of each (an atomic write to a cold line) would stall.
   func forEachList(
-    ofHostAndParents host: String, isIPAddress: Bool, _ body: ([StoredCookie], Bool) -> Void
+    ofHostAndParents host: String, isIPAddress: Bool,
+    _ body: (UnsafeBufferPointer<StoredCookie>, Bool) -> Void
   ) {
     var host = host
-    host.withUTF8 { bytes in
-      var hash = Self.offsetBasis
-      var position = bytes.count
-      while position > 0 {
-        position -= 1
-        hash = (hash ^ UInt64(bytes[position])) &* Self.prime
-        let atLabelStart = position == 0 || bytes[position - 1] == UInt8(ascii: ".")
-        guard atLabelStart, position == 0 || !isIPAddress else { continue }
-        if let index = index(
-          ofList: UnsafeBufferPointer(rebasing: bytes[position...]), hash: hash)
-        {
-          body(lists[index].cookies, position == 0)
+    lists.withUnsafeBufferPointer { lists in
+      host.withUTF8 { bytes in
+        var hash = Self.offsetBasis
+        var position = bytes.count
+        while position > 0 {
+          position -= 1
+          hash = (hash ^ UInt64(bytes[position])) &* Self.prime
+          let atLabelStart = position == 0 || bytes[position - 1] == UInt8(ascii: ".")
+          guard atLabelStart, position == 0 || !isIPAddress else { continue }
+          if let index = index(
+            ofList: UnsafeBufferPointer(rebasing: bytes[position...]), hash: hash)
+          {
+            lists[index].cookies.withUnsafeBufferPointer { body($0, position == 0) }
+          }
         }
       }
     }
