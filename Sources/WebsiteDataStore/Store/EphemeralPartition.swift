@@ -14,8 +14,9 @@ import CookieCore
 enum EphemeralPartition {
   /// Whether `cookie` lives in an opaque origin's partition.
   static func contains(_ cookie: Cookie) -> Bool {
+    // A site is serialized `scheme://host` (``Site/serialized``).
     guard let site = cookie.partitionKey?.topLevelSite else { return false }
-    return site.hasSuffix(".invalid") || site.hasSuffix(".invalid/")
+    return site.hasSuffix(".invalid")
   }
 
   /// `changes` without those of ephemeral cookies.
