@@ -29,9 +29,7 @@ final class CurlHeadCollector {
     guard let userdata else { return 0 }
     let collector = Unmanaged<CurlHeadCollector>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count
-    buffer?.withMemoryRebound(to: UInt8.self, capacity: length) {
-      collector.head.consume(line: UnsafeBufferPointer(start: $0, count: length))
-    }
+    collector.head.consume(curlData: buffer, length: length)
     return length
   }
 }

@@ -296,12 +296,10 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   private func proceed(
     _ transfer: HTTPTransfer, _ continuation: UnsafeContinuation<HTTPTransfer.Event, Never>
   ) {
-    guard transfer.proceed(continuation: continuation) else {
-      guard removeActive(transfer) else { return }
-      if let easy = transfer.handle?.easy { curl_multi_remove_handle(multi, easy) }
-      transfer.fail(
-        LoadError(.curl, "libcurl could not resume the paused transfer", url: transfer.url))
-      return
+    if !transfer.proceed(continuation: continuation) {
+      end(
+        transfer,
+        with: LoadError(.curl, "libcurl could not resume the paused transfer", url: transfer.url))
     }
   }
 
@@ -321,10 +319,16 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   }
 
   private func abort(_ transfer: HTTPTransfer) {
-    // Not running: not arrived yet (it will see the flag) or already done.
+    end(transfer, with: Self.cancelled(transfer))
+  }
+
+  /// Takes a running transfer off the multi handle and fails it with
+  /// `error`; nothing when it is not running (not arrived yet: it will see
+  /// its cancellation flag; or already done).
+  private func end(_ transfer: HTTPTransfer, with error: LoadError) {
     guard removeActive(transfer) else { return }
     if let easy = transfer.handle?.easy { curl_multi_remove_handle(multi, easy) }
-    transfer.fail(Self.cancelled(transfer))
+    transfer.fail(error)
   }
 
   /// Completes every transfer libcurl reports done (`CURLMSG_DONE`).

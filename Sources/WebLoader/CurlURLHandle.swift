@@ -65,28 +65,21 @@ final class CurlURLHandle {
 
   /// Whether `part` holds a percent-encoding with an upper-case hex digit.
   private static func hasUpperCaseHex(_ part: String?) -> Bool {
-    guard let part else { return false }
-    let found: Bool? = part.utf8.withContiguousStorageIfAvailable { utf8 in
+    guard var part else { return false }
+    return part.withUTF8 { utf8 in
       guard let base = utf8.baseAddress else { return false }
-      var rest = UnsafeRawPointer(base)
-      var count = utf8.count
+      var start = 0
       // `%` is rare in a path: memchr skips to each.
-      while count > 0, let percent = memchr(rest, Int32(UInt8(ascii: "%")), count) {
+      while start < utf8.count,
+        let percent = memchr(base + start, Int32(UInt8(ascii: "%")), utf8.count - start)
+      {
         let index = UnsafeRawPointer(percent) - UnsafeRawPointer(base)
         if index + 1 < utf8.count && isUpperHex(utf8[index + 1]) { return true }
         if index + 2 < utf8.count && isUpperHex(utf8[index + 2]) { return true }
-        rest = UnsafeRawPointer(percent) + 1
-        count = utf8.count - index - 1
+        start = index + 1
       }
       return false
     }
-    if let found { return found }
-    let bytes = Array(part.utf8)
-    for index in bytes.indices where bytes[index] == UInt8(ascii: "%") {
-      if index + 1 < bytes.count && isUpperHex(bytes[index + 1]) { return true }
-      if index + 2 < bytes.count && isUpperHex(bytes[index + 2]) { return true }
-    }
-    return false
   }
 
   private static func isUpperHex(_ byte: UInt8) -> Bool {

@@ -111,6 +111,14 @@ struct HTTPResponseHead: Sendable {
     return UnsafeRawPointer(found) - UnsafeRawPointer(base)
   }
 
+  /// Feeds one line as libcurl's header callback hands it
+  /// (`CURLOPT_HEADERFUNCTION`: `length` bytes at `data`).
+  mutating func consume(curlData data: UnsafeMutablePointer<CChar>?, length: Int) {
+    data?.withMemoryRebound(to: UInt8.self, capacity: length) {
+      consume(line: UnsafeBufferPointer(start: $0, count: length))
+    }
+  }
+
   /// Feeds one line (with or without its CRLF).
   mutating func consume(line raw: UnsafeBufferPointer<UInt8>) {
     var end = raw.count

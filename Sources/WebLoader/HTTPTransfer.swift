@@ -76,7 +76,7 @@ final class HTTPTransfer {
   /// time).
   @exclusivity(unchecked) private var head = HTTPResponseHead()
   /// Filled by the write callback on the loop thread, read once the
-  /// transfer is done: unchecked exclusivity, like the head collector's.
+  /// transfer is done: unchecked exclusivity, like the head's.
   @exclusivity(unchecked) private var body: [UInt8] = []
   private var bodyTooLarge = false
   /// The caller's header fields and libcurl default overrides
@@ -206,14 +206,11 @@ final class HTTPTransfer {
 
   /// `CURLOPT_HEADERFUNCTION`: one header line per call, into the head.
   static let onHeader: curl_write_callback = { buffer, size, count, userdata in
-    let length = size * count
     guard let userdata else { return 0 }
-    guard let buffer else { return length }
+    let length = size * count
     // The transfer outlives its handle's callbacks: no retain per line.
-    Unmanaged<HTTPTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
-      buffer.withMemoryRebound(to: UInt8.self, capacity: length) {
-        transfer.head.consume(line: UnsafeBufferPointer(start: $0, count: length))
-      }
+    Unmanaged<HTTPTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+      $0.head.consume(curlData: buffer, length: length)
     }
     return length
   }

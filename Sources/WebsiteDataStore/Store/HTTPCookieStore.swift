@@ -13,7 +13,8 @@ import Synchronization
 /// changes it in one locked section. The actor orders the async work around
 /// it (reloads, commits); a store without persistence needs none, so the
 /// loader reads and writes it at once on its own thread
-/// (``cookiesInMemory(for:)``, ``processResponseInMemory(setCookieLines:for:)``)
+/// (``cookiesInMemory(for:sites:)``,
+/// ``processResponseInMemory(setCookieLineCount:for:sites:forEachLine:)``)
 /// without a hop to the actor.
 public actor HTTPCookieStore {
   /// The jar, and its generation: bumped whenever the jar changes, so a
@@ -163,19 +164,11 @@ public actor HTTPCookieStore {
   /// thread, without a hop to the actor, for a store without persistence
   /// (whose writes have nothing to wait for); `nil` for a persistent store,
   /// whose writes return only once committed: ask the actor. `sites` is
-  /// `ContextSites(context, facts: domainFacts)`.
-  package nonisolated func processResponseInMemory(
-    setCookieLines lines: [[UInt8]], for context: CookieRequestContext, sites: ContextSites
-  ) -> [SetCookieResult]? {
-    guard isInMemory else { return nil }
-    return store(lines, for: context, sites: sites).result
-  }
-
-  /// ``processResponseInMemory(setCookieLines:for:sites:)`` over lines the
-  /// caller lends one at a time (`forEachLine` calls its argument with each
-  /// of the `count` lines, in order), so that a response's head need not be
-  /// copied into arrays. The changes are made only for the store's
-  /// observers, when it has any.
+  /// `ContextSites(context, facts: domainFacts)`. The caller lends the lines
+  /// one at a time (`forEachLine` calls its argument with each of the
+  /// `count` lines, in order), so that a response's head need not be copied
+  /// into arrays. The changes are made only for the store's observers, when
+  /// it has any.
   package nonisolated func processResponseInMemory(
     setCookieLineCount count: Int, for context: CookieRequestContext, sites: ContextSites,
     forEachLine: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void
@@ -329,12 +322,7 @@ public actor HTTPCookieStore {
   private nonisolated func change<Result: Sendable>(
     _ body: (inout CookieJar) -> (Result, [CookieChange])
   ) -> (result: Result, changes: [CookieChange]) {
-    core.withLock { core in
-      core.generation &+= 1
-      let (result, changes) = body(&core.jar)
-      if isInMemory { broadcaster.publish(changes) }
-      return (result, changes)
-    }
+    locked(omittingUnobservedChanges: false) { jar, _ in body(&jar) }
   }
 
   /// ``change(_:)`` for a body that may skip making its changes when
@@ -344,9 +332,18 @@ public actor HTTPCookieStore {
   private nonisolated func change<Result: Sendable>(
     _ body: (inout CookieJar, Bool) -> (Result, [CookieChange])
   ) -> (result: Result, changes: [CookieChange]) {
+    locked(omittingUnobservedChanges: true, body)
+  }
+
+  /// The locked section of both ``change(_:)`` forms; the store's observers
+  /// are asked about only when the body may omit its changes.
+  private nonisolated func locked<Result: Sendable>(
+    omittingUnobservedChanges omitting: Bool,
+    _ body: (inout CookieJar, Bool) -> (Result, [CookieChange])
+  ) -> (result: Result, changes: [CookieChange]) {
     core.withLock { core in
       core.generation &+= 1
-      let wantsChanges = !isInMemory || broadcaster.hasSubscribers
+      let wantsChanges = !omitting || !isInMemory || broadcaster.hasSubscribers
       let (result, changes) = body(&core.jar, wantsChanges)
       if isInMemory { broadcaster.publish(changes) }
       return (result, changes)
