@@ -143,9 +143,7 @@ extension SQLiteConnection {
     try schema.run()
 
     if case .readWrite = mode {
-      let journal = try makeStatement("PRAGMA journal_mode = WAL")
-      let journalMode = try journal.step() ? journal.text(at: 0) : nil
-      journal.reset()
+      let journalMode = try switchToWAL(within: busyTimeout)
       guard journalMode?.lowercased() == "wal" else {
         throw WebsiteDataStoreError(
           .io, "configure: SQLite refused the WAL journal mode (\(journalMode ?? "none"))")
@@ -158,5 +156,28 @@ extension SQLiteConnection {
       PRAGMA foreign_keys = ON;
       PRAGMA journal_size_limit = 4194304;
       """)
+  }
+
+  /// `PRAGMA journal_mode = WAL`, retried while SQLite answers
+  /// `SQLITE_BUSY` for up to `timeout`: switching a new file to WAL needs
+  /// an exclusive lock, and when several processes open a new store at once
+  /// SQLite may refuse one of them at once, without calling the busy handler
+  /// (it would deadlock waiting for a connection that waits for it).
+  ///
+  /// - Returns: the journal mode SQLite reports.
+  private func switchToWAL(within timeout: Duration) throws -> String? {
+    let journal = try makeStatement("PRAGMA journal_mode = WAL")
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      do {
+        defer { journal.reset() }
+        return try journal.step() ? journal.text(at: 0) : nil
+      } catch let error as WebsiteDataStoreError
+        where error.code == .busy && ContinuousClock.now < deadline
+      {
+        // A connection's own thread: a short sleep blocks nothing else.
+        usleep(10_000)
+      }
+    }
   }
 }
