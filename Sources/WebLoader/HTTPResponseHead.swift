@@ -10,27 +10,33 @@ import Glibc
 /// head kept is the last one's. `Set-Cookie` values are kept as raw bytes
 /// for the cookie parser (RFC 6265bis §5.6 works on octets).
 ///
-/// The fields stay bytes until asked for, in one buffer: each field is a
-/// record `flag name ":" [spaces] value "\n"` (`flag` 1 for `Set-Cookie`),
-/// which needs no index beside it (a name holds no `:`, a line no LF).
-/// ``headers`` decodes them on each access, and ``firstValue(named:)``
-/// finds one field without decoding the others.
+/// The fields stay bytes until asked for, in one buffer: each field line
+/// is kept as received, up to its LF (a name holds no `:`, a line no LF),
+/// so a line costs one copy; lines without a name and colon are dropped.
+/// Names and values are found when read: ``headers`` decodes them on each
+/// access, and ``firstValue(named:)`` finds one field without decoding the
+/// others.
 struct HTTPResponseHead: Sendable {
   /// The version from the status line: `"HTTP/1.1"`, `"HTTP/2"`, ...
-  private(set) var httpVersion = ""
+  var httpVersion: String { string(at: versionRange) }
   /// The status code; 0 until a status line was seen.
   private(set) var status = 0
   /// The reason phrase (may be empty).
-  private(set) var reasonPhrase = ""
+  var reasonPhrase: String { string(at: reasonRange) }
   /// How many `Set-Cookie` fields the head has.
   private(set) var setCookieCount = 0
   /// Whether the empty line ending the head was seen.
   private(set) var isComplete = false
 
-  /// The fields' records, back to back.
+  /// The status line, then the field lines, back to back, each ending
+  /// with its LF.
   private var bytes: [UInt8] = []
+  /// Where the field lines start in ``bytes`` (after the status line).
+  private var fieldsStart = 0
+  /// Where the version and the reason phrase are in ``bytes``.
+  private var versionRange = 0..<0
+  private var reasonRange = 0..<0
 
-  private static let setCookieFlag: UInt8 = 1
   private static let colon = UInt8(ascii: ":")
   private static let newline = UInt8(ascii: "\n")
 
@@ -47,8 +53,8 @@ struct HTTPResponseHead: Sendable {
   /// order, without copying them.
   func forEachSetCookieLine(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
     guard setCookieCount > 0 else { return }
-    try forEachField { flag, _, value in
-      if flag == Self.setCookieFlag { try body(value) }
+    try forEachField { name, value in
+      if Self.isSetCookie(name) { try body(value) }
       return true
     }
   }
@@ -57,7 +63,7 @@ struct HTTPResponseHead: Sendable {
   /// decoded as UTF-8 (invalid bytes replaced).
   var headers: [HTTPHeader] {
     var headers: [HTTPHeader] = []
-    forEachField { _, name, value in
+    forEachField { name, value in
       headers.append(
         HTTPHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
       return true
@@ -68,7 +74,7 @@ struct HTTPResponseHead: Sendable {
   /// The value of the first field named `name` (ASCII case ignored), decoded.
   func firstValue(named name: StaticString) -> String? {
     var found: String?
-    forEachField { _, fieldName, value in
+    forEachField { fieldName, value in
       guard Self.equalIgnoringASCIICase(fieldName, name) else { return true }
       found = String(decoding: value, as: UTF8.self)
       return false
@@ -76,30 +82,42 @@ struct HTTPResponseHead: Sendable {
     return found
   }
 
-  /// Calls `body` with each field's flag, name and value, in order, until
-  /// it returns `false`.
+  /// Calls `body` with each field's name and value (without surrounding
+  /// spaces and tabs), in order, until it returns `false`.
   private func forEachField(
-    _ body: (UInt8, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Bool
+    _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Bool
   ) rethrows {
     try bytes.withUnsafeBufferPointer { bytes in
       guard let base = bytes.baseAddress else { return }
-      var start = 0
+      var start = fieldsStart
       while start < bytes.count {
-        let flag = bytes[start]
-        // Every record holds its colon and ends with its newline.
-        let colon = Self.index(of: Self.colon, in: base, from: start + 1, to: bytes.count)
-        var value = colon + 1
-        let end = Self.index(of: Self.newline, in: base, from: value, to: bytes.count)
-        while value < end, bytes[value] == UInt8(ascii: " ") || bytes[value] == UInt8(ascii: "\t") {
-          value += 1
-        }
-        let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<colon])
-        guard try body(flag, name, UnsafeBufferPointer(rebasing: bytes[value..<end])) else {
-          return
-        }
-        start = end + 1
+        // Every line holds its colon (after a name) and ends with its LF.
+        let newline = Self.index(of: Self.newline, in: base, from: start, to: bytes.count)
+        let colon = Self.index(of: Self.colon, in: base, from: start, to: newline)
+        let value = Self.trimmedRange(
+          UnsafeBufferPointer(
+            start: base, count: Self.endOfContent(base, from: start, to: newline)),
+          from: colon + 1)
+        let name = UnsafeBufferPointer(rebasing: bytes[start..<colon])
+        guard try body(name, UnsafeBufferPointer(rebasing: bytes[value])) else { return }
+        start = newline + 1
       }
     }
+  }
+
+  /// Where a line's content ends: before the CRs and LFs that end
+  /// `base[from..<to]`.
+  private static func endOfContent(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+    var end = to
+    while end > from, base[end - 1] == UInt8(ascii: "\n") || base[end - 1] == UInt8(ascii: "\r") {
+      end -= 1
+    }
+    return end
+  }
+
+  /// Whether a field name is `Set-Cookie` (ASCII case ignored).
+  private static func isSetCookie(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    name.count == 10 && equalIgnoringASCIICase(name, "set-cookie")
   }
 
   /// The index of the first `byte` in `base[from..<to]` (`memchr`); `to`
@@ -121,43 +139,43 @@ struct HTTPResponseHead: Sendable {
 
   /// Feeds one line (with or without its CRLF).
   mutating func consume(line raw: UnsafeBufferPointer<UInt8>) {
-    var end = raw.count
-    while end > 0, raw[end - 1] == UInt8(ascii: "\n") || raw[end - 1] == UInt8(ascii: "\r") {
-      end -= 1
+    guard let base = raw.baseAddress else { return }
+    let end = Self.endOfContent(base, from: 0, to: raw.count)
+    guard end > 0 else {
+      isComplete = true
+      return
     }
-    let line = UnsafeBufferPointer(rebasing: raw[0..<end])
-    if Self.hasPrefix(line, "HTTP/") {
+    let line = UnsafeBufferPointer(start: base, count: end)
+    let first = base[0]
+    if first == UInt8(ascii: "H"), Self.hasPrefix(line, "HTTP/") {
       self = HTTPResponseHead()
       parseStatusLine(line)
       return
     }
-    if line.isEmpty {
-      isComplete = true
-      return
-    }
-    if line[0] == UInt8(ascii: " ") || line[0] == UInt8(ascii: "\t") {
+    if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
       fold(Self.trimmed(line, from: 0))
       return
     }
-    guard let base = line.baseAddress else { return }
-    let colon = Self.index(of: Self.colon, in: base, from: 0, to: line.count)
-    guard colon > 0, colon < line.count else { return }
-    let value = Self.trimmedRange(line, from: colon + 1)
-    let isSetCookie = Self.equalIgnoringASCIICase(
-      UnsafeBufferPointer(rebasing: line[0..<colon]), "set-cookie")
-    if isSetCookie { setCookieCount += 1 }
+    let colon = Self.index(of: Self.colon, in: base, from: 0, to: end)
+    guard colon > 0, colon < end else { return }
+    if Self.isSetCookie(UnsafeBufferPointer(start: base, count: colon)) { setCookieCount += 1 }
     if bytes.isEmpty { bytes.reserveCapacity(512) }
-    // The line up to its value's end, as one record.
-    bytes.append(isSetCookie ? Self.setCookieFlag : 0)
-    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[0..<value.upperBound]))
-    bytes.append(Self.newline)
+    // The line as received: one copy.
+    bytes.append(contentsOf: raw)
+    if base[raw.count - 1] != Self.newline { bytes.append(Self.newline) }
   }
 
   /// Obsolete line folding (RFC 9112 §5.2): `more` continues the last
   /// field's value after a space (its record is the last one).
   private mutating func fold(_ more: UnsafeBufferPointer<UInt8>) {
-    guard bytes.last == Self.newline else { return }
-    bytes.removeLast()
+    guard bytes.count > fieldsStart, bytes.last == Self.newline else { return }
+    // The last line without its line end and trailing spaces and tabs.
+    while let last = bytes.last,
+      last == Self.newline || last == UInt8(ascii: "\r") || last == UInt8(ascii: " ")
+        || last == UInt8(ascii: "\t")
+    {
+      bytes.removeLast()
+    }
     bytes.append(UInt8(ascii: " "))
     bytes.append(contentsOf: more)
     bytes.append(Self.newline)
@@ -182,9 +200,13 @@ struct HTTPResponseHead: Sendable {
   /// `HTTP/1.1 200 OK`, `HTTP/2 200`: version, code, optional reason
   /// (split at the first two spaces).
   private mutating func parseStatusLine(_ line: UnsafeBufferPointer<UInt8>) {
+    bytes.reserveCapacity(512)
+    bytes.append(contentsOf: line)
+    bytes.append(Self.newline)
+    fieldsStart = bytes.count
     let space = UInt8(ascii: " ")
     let versionEnd = line.firstIndex(of: space) ?? line.count
-    httpVersion = String(decoding: line[0..<versionEnd], as: UTF8.self)
+    versionRange = 0..<versionEnd
     guard versionEnd < line.count else { return }
     let codeStart = versionEnd + 1
     let codeEnd = line[codeStart...].firstIndex(of: space) ?? line.count
@@ -200,8 +222,13 @@ struct HTTPResponseHead: Sendable {
     }
     status = digits == 3 ? code : 0
     if codeEnd < line.count {
-      reasonPhrase = String(decoding: line[(codeEnd + 1)...], as: UTF8.self)
+      reasonRange = (codeEnd + 1)..<line.count
     }
+  }
+
+  /// `bytes[range]` decoded as UTF-8 (invalid bytes replaced).
+  private func string(at range: Range<Int>) -> String {
+    String(decoding: bytes[range], as: UTF8.self)
   }
 
   private static func hasPrefix(_ line: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool

@@ -61,6 +61,15 @@ import Testing
     #expect(head.headers.map(\.value) == ["one two three", "/first", "/second", "\u{E9}"])
   }
 
+  @Test func aFoldAfterTheStatusLineAndALineWithoutItsEndChangeNothingElse() {
+    let head = parse(["HTTP/1.1 200 OK\r\n", " folded\r\n", "A:  b \t", "C: d\r\n"])
+    #expect(head.status == 200)
+    #expect(head.httpVersion == "HTTP/1.1")
+    #expect(head.reasonPhrase == "OK")
+    #expect(head.headers.map(\.name) == ["A", "C"])
+    #expect(head.headers.map(\.value) == ["b", "d"])
+  }
+
   @Test func aLaterStatusLineStartsOver() {
     let head = parse([
       "HTTP/1.1 100 Continue\r\n", "Set-Cookie: x=1\r\n", "\r\n", "HTTP/1.1 201 Created\r\n",
