@@ -72,6 +72,18 @@ let package = Package(
       name: "EmbedMigrations", capability: .buildTool(),
       dependencies: ["MigrationEmbedder"]),
 
+    // glibc's GNU spawning extras (addchdir_np, addclosefrom_np, pipe2,
+    // memfd_create), which Swift's Glibc module does not declare.
+    .systemLibrary(name: "CSpawn", path: "Tests/CSpawn"),
+    // Child processes for tests: posix_spawn, and waitpid on each child's own
+    // pid from a dedicated thread (not Foundation's Process).
+    .target(
+      name: "ProcessHarness", dependencies: ["CSpawn"], path: "Tests/ProcessHarness",
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "ProcessHarnessTests", dependencies: ["ProcessHarness"],
+      swiftSettings: strictSettings),
+
     // Temporary folders for tests, removed at the latest when the test
     // process exits: tests leave nothing in $TMPDIR (checked by .ci/run).
     .target(
@@ -87,13 +99,15 @@ let package = Package(
       name: "WebsiteDataStoreTests",
       dependencies: [
         "WebsiteDataStore", "CookieCore", "StoreCrashWriter", "BuiltProductLocator", "TestScratch",
+        "ProcessHarness",
       ],
       exclude: ["Fixtures"],
       swiftSettings: strictSettings),
     // The loopback HTTP/HTTPS test server (test_server.py, a test CA made
     // with openssl), shared by the loader's and the CLI's tests.
     .target(
-      name: "LoopbackTestServer", dependencies: ["TestScratch"], path: "Tests/LoopbackTestServer",
+      name: "LoopbackTestServer", dependencies: ["TestScratch", "ProcessHarness"],
+      path: "Tests/LoopbackTestServer",
       exclude: ["test_server.py"], swiftSettings: strictSettings),
     // Real libcurl against the loopback test server.
     .testTarget(
@@ -106,7 +120,7 @@ let package = Package(
       name: "SiteDataCLITests",
       dependencies: [
         "SiteDataCLI", "WebsiteData", "StoreCrashWriter", "BuiltProductLocator",
-        "LoopbackTestServer", "TestScratch",
+        "LoopbackTestServer", "TestScratch", "ProcessHarness",
       ],
       exclude: ["Support/cookie_echo_server.py"],
       swiftSettings: strictSettings),

@@ -1,35 +1,30 @@
-import Foundation
+import ProcessHarness
 
 /// A loopback server written as a script, run under `python3`: started with
 /// its arguments, its first line of stdout (where it says its ports) read,
 /// and stopped by closing its stdin (it serves until then, so it also ends
 /// with the test process).
 public final class ServerScript: Sendable {
-  /// The first line the script printed, without its newline.
+  /// The first line the script printed, without its newline (empty if it
+  /// ended without printing one).
   public let firstLine: String
-  private let process: Process
-  private let input: Pipe
+  private let process: ChildProcess
+  private let input: ChildPipe
+  /// Kept open, so that the script can still print (to nobody).
+  private let output: ChildPipe
 
-  /// Starts `python3 script arguments…` and waits for its first line.
+  /// Starts `python3 script arguments…` and waits for its first line
+  /// (blocking the calling thread, with `read(2)`).
   public init(_ script: String, arguments: [String] = []) throws {
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script] + arguments
-    input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    var line: [UInt8] = []
-    while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 10 {
-      line.append(byte)
-    }
-    firstLine = String(decoding: line, as: UTF8.self)
+    input = try ChildPipe()
+    output = try ChildPipe()
+    process = try ChildProcess(
+      "/usr/bin/env", arguments: ["python3", script] + arguments, stdin: .pipe(input),
+      stdout: .pipe(output))
+    firstLine = String(decoding: try output.readLine() ?? [], as: UTF8.self)
   }
 
-  /// Stops the script (end of its stdin) and waits for it.
-  public func stop() {
-    try? input.fileHandleForWriting.close()
-    process.waitUntilExit()
-  }
+  /// Stops the script: closes its stdin, on which it exits. Does not wait
+  /// (the harness reaps it when it has exited).
+  public func stop() { input.closeWriteEnd() }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 
 /// A throw-away test CA and a server certificate signed by it, made with the
 /// `openssl` command-line tool (P-256 keys, valid two days).
@@ -34,17 +35,13 @@ enum TestCertificates {
       ], in: folder)
   }
 
+  /// Runs the `openssl` tool in `folder` (blocking the calling thread).
   private static func openssl(_ arguments: [String], in folder: URL) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["openssl"] + arguments
-    process.currentDirectoryURL = folder
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw TestSetupError(description: "openssl \(arguments[0]) failed")
+    let outcome = try ChildProcess.run(
+      "/usr/bin/env", arguments: ["openssl"] + arguments, currentDirectory: folder.path)
+    guard outcome.status == .exited(0) else {
+      throw TestSetupError(
+        description: "openssl \(arguments[0]) \(outcome.status): \(outcome.stderrText)")
     }
   }
 }

@@ -1,5 +1,6 @@
 import BuiltProductLocator
 import Foundation
+import ProcessHarness
 import Testing
 
 /// `sitedata` works while other processes use the same store: other
@@ -38,31 +39,21 @@ import Testing
     let options = ["--store", store, "--key-file", keyFile]
     // The CLI creates the store; the writer opens it with the same key file.
     try await sandbox.set("https://cli.test/", ["before=1; Max-Age=3600"], options)
-    let acks = sandbox.path("writer.out")
-    try Data().write(to: URL(fileURLWithPath: acks))
-    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: acks))
-    defer { try? output.close() }
-    let writer = Process()
-    writer.executableURL = try BuiltProduct.locate(
-      "StoreCrashWriter", environmentVariable: "STORE_CRASH_WRITER_BINARY")
-    writer.arguments = [store, keyFile, "0"]
-    writer.standardOutput = output
-    writer.standardError = FileHandle.nullDevice
-    try writer.run()
-    defer {
-      if writer.isRunning { writer.terminate() }
-      writer.waitUntilExit()
+    let acks = try MemoryFile("writer.out")
+    let writer = try ChildProcess(
+      try BuiltProduct.locate("StoreCrashWriter", environmentVariable: "STORE_CRASH_WRITER_BINARY")
+        .path, arguments: [store, keyFile, "0"], stdout: .file(acks), stderr: .null)
+    // On an early exit (a failed #require): the harness reaps it.
+    defer { try? writer.kill(SIGTERM) }
+    func acknowledged() throws -> Int {
+      try acks.text().split(separator: "\n").count
     }
-    func acknowledged() -> Int {
-      String(decoding: sandbox.contents(acks) ?? Data(), as: UTF8.self)
-        .split(separator: "\n").count
-    }
-    while acknowledged() < 20 && writer.isRunning {
+    while try acknowledged() < 20 && writer.isRunning {
       try await Task.sleep(for: .milliseconds(20))
     }
     #expect(writer.isRunning)
     for round in 0..<5 {
-      let seen = acknowledged()
+      let seen = try acknowledged()
       let set = try await sandbox.run(
         ["cookies", "set", "https://cli.test/", "during\(round)=1; Max-Age=3600"] + options)
       #expect(set.status == 0, "\(set)")
@@ -72,8 +63,8 @@ import Testing
       // Everything the writer had acknowledged before, and the CLI's own.
       #expect(names >= seen + round + 2, "round \(round): \(names) cookies, \(seen) acks")
     }
-    writer.terminate()
-    writer.waitUntilExit()
+    try writer.kill(SIGTERM)
+    _ = try await writer.wait()
     let final = try await sandbox.succeed(
       ["cookies", "get", "https://cli.test/"] + options)
     #expect(

@@ -38,7 +38,7 @@ import Testing
     defer { server.stop() }
     for path in ["/app/page", "/", "/elsewhere/x"] {
       let url = server.url(Self.host, path)
-      let sent = try runTool([
+      let sent = try await runTool([
         "curl", "-sS", "-b", jar, "--resolve", server.resolve(Self.host), url,
       ])
       let ours = try await sandbox.succeed(["cookies", "get", url])
@@ -46,7 +46,7 @@ import Testing
       #expect(!Self.pairs(sent).isEmpty)
     }
     // Spot checks: the right ones, for the right reasons.
-    let sent = try runTool([
+    let sent = try await runTool([
       "curl", "-sS", "-b", jar, "--resolve", server.resolve(Self.host),
       server.url(Self.host, "/app/page"),
     ])
@@ -66,7 +66,7 @@ import Testing
       "c=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }.joined(separator: "&")
     let jar = sandbox.path("curl-jar.txt")
-    _ = try runTool([
+    _ = try await runTool([
       "curl", "-sS", "-c", jar, "--resolve", server.resolve(Self.host),
       server.url(Self.host, "/set?\(query)"),
     ])
@@ -75,7 +75,7 @@ import Testing
       imported.stdout == "imported 6, skipped 0 (unreadable), rejected 0 (refused by the store)\n")
     for path in ["/app/x", "/", "/other/y"] {
       let url = server.url(Self.host, path)
-      let curlSends = try runTool([
+      let curlSends = try await runTool([
         "curl", "-sS", "-b", jar, "--resolve", server.resolve(Self.host), url,
       ])
       let weSend = try await sandbox.succeed(["cookies", "get", url])
@@ -100,14 +100,14 @@ import Testing
           print(c.domain, c.name, c.value, c.path, c.secure, c.has_nonstandard_attr(http.cookiejar.HTTPONLY_ATTR),
                 c.expires is not None and c.expires > 0, sep="|")
       """
-    let persistent = try runTool(["python3", "-c", script, jar, "dated"])
+    let persistent = try await runTool(["python3", "-c", script, jar, "dated"])
     #expect(
       persistent == """
         www.example.test|host|1|/app|False|False|True
         www.example.test|secure|7|/|True|False|True
 
         """)
-    let all = try runTool(["python3", "-c", script, jar, "all"])
+    let all = try await runTool(["python3", "-c", script, jar, "all"])
     #expect(
       all.split(separator: "\n").map(String.init) == [
         "www.example.test|deep|3|/app|False|False|False",

@@ -1,6 +1,6 @@
 import BuiltProductLocator
 import Foundation
-import TestScratch
+import ProcessHarness
 import Testing
 
 /// Launches the built `sitedata` binary, as a user would, and captures what
@@ -8,7 +8,8 @@ import Testing
 struct SiteDataProcess {
   /// What one run produced.
   struct Outcome: CustomStringConvertible {
-    /// The exit status.
+    /// The exit status (128 plus the signal's number for a signal, as in a
+    /// shell).
     var status: Int32
     /// Everything written to stdout, as bytes.
     var stdoutBytes: [UInt8]
@@ -19,11 +20,6 @@ struct SiteDataProcess {
     var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
 
     var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
-  }
-
-  /// Errors of the harness itself (not of `sitedata`).
-  struct HarnessError: Error, CustomStringConvertible {
-    var description: String
   }
 
   /// The package root (for `Examples/`).
@@ -42,7 +38,9 @@ struct SiteDataProcess {
     try BuiltProduct.locate("sitedata", environmentVariable: "SITEDATA_BINARY")
   }
 
-  /// Runs `sitedata` with `arguments`, feeding it `stdin`.
+  /// Runs `sitedata` with `arguments`, feeding it `stdin`; its stdout and
+  /// stderr are collected in memory files (no deadlock however much either
+  /// holds). The calling task is suspended while it runs.
   ///
   /// - Parameters:
   ///   - environment: the whole environment of the process; `nil`: this
@@ -52,46 +50,11 @@ struct SiteDataProcess {
     _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil,
     currentDirectory: String? = nil
   ) async throws -> Outcome {
-    let folder = try TemporaryFolder("sitedata-process")
-    defer { folder.remove() }
-    let inputURL = folder.url.appendingPathComponent("stdin")
-    let outputURL = folder.url.appendingPathComponent("stdout")
-    let errorURL = folder.url.appendingPathComponent("stderr")
-    try Data(stdin).write(to: inputURL)
-    try Data().write(to: outputURL)
-    try Data().write(to: errorURL)
-
-    // Files rather than pipes: no deadlock however much either stream holds.
-    let input = try FileHandle(forReadingFrom: inputURL)
-    let output = try FileHandle(forWritingTo: outputURL)
-    let error = try FileHandle(forWritingTo: errorURL)
-    defer {
-      try? input.close()
-      try? output.close()
-      try? error.close()
-    }
-
-    let process = Process()
-    process.executableURL = try binary()
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    process.currentDirectoryURL = currentDirectory.map(URL.init(fileURLWithPath:)) ?? packageRoot
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = error
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-      process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-      do {
-        try process.run()
-      } catch {
-        process.terminationHandler = nil
-        continuation.resume(throwing: error)
-      }
-    }
+    let outcome = try await ChildProcess.run(
+      try binary().path, arguments: arguments, environment: environment,
+      currentDirectory: currentDirectory ?? packageRoot.path, stdin: stdin)
     return Outcome(
-      status: status,
-      stdoutBytes: Array(try Data(contentsOf: outputURL)),
-      stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+      status: outcome.status.shellCode, stdoutBytes: outcome.stdout, stderr: outcome.stderrText)
   }
 
   /// Runs `sitedata replay -` with `script` on stdin.

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 
 /// `Support/cookie_echo_server.py` running under `python3`: a loopback HTTP
@@ -20,12 +21,12 @@ final class EchoServer {
     let text = process.firstLine
     guard text.hasPrefix("port "), let port = Int(text.dropFirst(5)) else {
       process.stop()
-      throw SiteDataProcess.HarnessError(description: "the echo server said '\(text)'")
+      throw HarnessError(.unexpectedOutput, "the echo server said '\(text)'")
     }
     self.port = port
   }
 
-  /// Stops the server (end of its stdin) and waits for it.
+  /// Stops the server (end of its stdin); see ``ServerScript/stop()``.
   func stop() { process.stop() }
 
   /// The `--resolve` argument that sends `host` to this server.
@@ -37,21 +38,12 @@ final class EchoServer {
 
 /// Runs a tool (curl, python3) found on `PATH` and returns its stdout;
 /// requires exit status 0.
-func runTool(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
-  -> String
+func runTool(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation)
+  async throws -> String
 {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = arguments
-  let output = Pipe()
-  let error = Pipe()
-  process.standardOutput = output
-  process.standardError = error
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
+  let outcome = try await ChildProcess.run("/usr/bin/env", arguments: arguments)
   #expect(
-    process.terminationStatus == 0, "\(arguments): \(errorText)", sourceLocation: sourceLocation)
-  return String(decoding: data, as: UTF8.self)
+    outcome.status == .exited(0), "\(arguments): \(outcome.stderrText)",
+    sourceLocation: sourceLocation)
+  return outcome.stdoutText
 }

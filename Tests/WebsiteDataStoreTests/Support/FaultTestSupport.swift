@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import ProcessHarness
 import Testing
 
 @testable import WebsiteDataStore
@@ -219,15 +220,9 @@ enum FaultTestSupport {
     return undo
   }
 
-  /// Runs `executable` with `arguments`; returns its exit status.
+  /// Runs `executable` with `arguments` (blocking the calling thread);
+  /// returns its exit status.
   static func run(_ executable: String?, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(executable))
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    try ChildProcess.run(try #require(executable), arguments: arguments).status.shellCode
   }
 }

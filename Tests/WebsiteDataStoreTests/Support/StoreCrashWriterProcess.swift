@@ -1,23 +1,19 @@
 import BuiltProductLocator
 import Foundation
-import TestScratch
+import ProcessHarness
 import Testing
 
 /// The `StoreCrashWriter` helper (Sources/StoreCrashWriter), launched as a
 /// child process that writes cookies to a persistent store until it is
 /// killed, printing `ack c<i>` after each acknowledged write.
 ///
-/// Its stdout and stderr go to files rather than pipes: nothing blocks however
-/// much it prints, and what it printed before being killed stays readable.
+/// Its stdout and stderr go to memory files rather than pipes: nothing
+/// blocks however much it prints, and what it printed before being killed
+/// stays readable. Dropping it kills the writer (``ChildProcess``).
 final class StoreCrashWriterProcess {
-  /// Errors of the harness itself (not of the store).
-  struct HarnessError: Error, CustomStringConvertible {
-    var description: String
-  }
-
-  private let process = Process()
-  private let folder: TemporaryFolder
-  private let exit: AsyncStream<(status: Int32, signalled: Bool)>
+  private let process: ChildProcess
+  private let output: MemoryFile
+  private let errors: MemoryFile
 
   /// The `StoreCrashWriter` executable: `$STORE_CRASH_WRITER_BINARY` when
   /// set, else the one next to the running test binary (SwiftPM puts every
@@ -31,45 +27,18 @@ final class StoreCrashWriterProcess {
   /// Starts the writer on the store at `store`, locked with the key file
   /// `keyFile`, numbering its cookies from `first`.
   init(store: String, keyFile: String, first: Int) throws {
-    folder = try TemporaryFolder("store-crash-writer")
-    try Data().write(to: folder.url.appendingPathComponent("stdout"))
-    try Data().write(to: folder.url.appendingPathComponent("stderr"))
-    let output = try FileHandle(forWritingTo: folder.url.appendingPathComponent("stdout"))
-    let error = try FileHandle(forWritingTo: folder.url.appendingPathComponent("stderr"))
-    defer {
-      try? output.close()
-      try? error.close()
-    }
-    let (exit, continuation) = AsyncStream.makeStream(of: (status: Int32, signalled: Bool).self)
-    self.exit = exit
-    process.executableURL = try Self.binary()
-    process.arguments = [store, keyFile, String(first)]
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = error
-    process.terminationHandler = { process in
-      continuation.yield((process.terminationStatus, process.terminationReason == .uncaughtSignal))
-      continuation.finish()
-    }
-    try process.run()
-  }
-
-  deinit {
-    if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-    folder.remove()
+    output = try MemoryFile("stdout")
+    errors = try MemoryFile("stderr")
+    process = try ChildProcess(
+      try Self.binary().path, arguments: [store, keyFile, String(first)], stdin: .null,
+      stdout: .file(output), stderr: .file(errors))
   }
 
   /// What the writer printed on stdout so far.
-  func stdout() throws -> String {
-    String(
-      decoding: try Data(contentsOf: folder.url.appendingPathComponent("stdout")), as: UTF8.self)
-  }
+  func stdout() throws -> String { try output.text() }
 
   /// What the writer printed on stderr so far.
-  func stderr() throws -> String {
-    String(
-      decoding: try Data(contentsOf: folder.url.appendingPathComponent("stderr")), as: UTF8.self)
-  }
+  func stderr() throws -> String { try errors.text() }
 
   /// The cookie names acknowledged so far: the `ack <name>` lines printed in
   /// full (a line cut short by the kill does not count).
@@ -77,7 +46,7 @@ final class StoreCrashWriterProcess {
     let lines = try stdout().split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     return try lines.map { line in
       guard line.hasPrefix("ack ") else {
-        throw HarnessError(description: "unexpected output line from the writer: \(line)")
+        throw HarnessError(.unexpectedOutput, "unexpected output line from the writer: \(line)")
       }
       return String(line.dropFirst(4))
     }
@@ -89,7 +58,7 @@ final class StoreCrashWriterProcess {
   func waitForFirstAcknowledgement() async throws {
     while try acknowledged().isEmpty {
       guard process.isRunning else {
-        throw HarnessError(description: "the writer exited early: \(try stderr())")
+        throw HarnessError(.unexpectedOutput, "the writer exited early: \(try stderr())")
       }
       try await Task.sleep(for: .milliseconds(5))
     }
@@ -99,8 +68,8 @@ final class StoreCrashWriterProcess {
   /// signal ended it (rather than its own exit).
   @discardableResult
   func kill() async -> Bool {
-    Foundation.kill(process.processIdentifier, SIGKILL)
-    for await outcome in exit { return outcome.signalled }
-    return false
+    try? process.kill(SIGKILL)
+    guard case .signalled = try? await process.wait() else { return false }
+    return true
   }
 }
