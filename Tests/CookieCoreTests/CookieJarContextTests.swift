@@ -321,4 +321,37 @@ extension CookieJarContextTests {
     #expect(jar.cookieHeader(context, sites: sites, now: JarTesting.start) == first)
     #expect(first?.split(separator: ";").count ?? 0 > 70)
   }
+
+  /// The header copies every cookie's pair whole, sized from the lengths the
+  /// jar keeps: a nameless cookie (its value alone), a value replaced by a
+  /// longer and then a shorter one, a value of several kilobytes, and
+  /// cookies from the host and three of its parent domains.
+  @Test func cookieHeaderCopiesEachPairWhole() {
+    var jar = JarTesting.jar()
+    let long = String(repeating: "v", count: 4000)
+    jar.set("=nameless", from: "https://a.b.c.example.com/")
+    jar.set("swap=1", from: "https://a.b.c.example.com/")
+    jar.set("swap=\(long)", from: "https://a.b.c.example.com/")
+    jar.set("p1=x; Domain=b.c.example.com", from: "https://a.b.c.example.com/")
+    jar.set("p2=yy; Domain=c.example.com", from: "https://a.b.c.example.com/")
+    jar.set("p3=zzz; Domain=example.com", from: "https://a.b.c.example.com/")
+    jar.set("deep=1; Path=/one/two", from: "https://a.b.c.example.com/")
+    let context = CookieRequestContext.navigation(
+      to: JarTesting.url("https://a.b.c.example.com/one/two"))
+    let sites = ContextSites(context, facts: JarTesting.facts)
+    let expected = "deep=1; nameless; swap=\(long); p1=x; p2=yy; p3=zzz"
+    #expect(jar.cookieHeader(context, sites: sites, now: JarTesting.start) == expected)
+    #expect(jar.header(context) == expected)
+    jar.set("swap=2", from: "https://a.b.c.example.com/")
+    let shorter = "deep=1; nameless; swap=2; p1=x; p2=yy; p3=zzz"
+    #expect(jar.cookieHeader(context, sites: sites, now: JarTesting.start) == shorter)
+    #expect(jar.header(context) == shorter)
+    // A parent whose name is not at a label boundary of the host is no parent.
+    jar.set("near=1", from: "https://c.example.com/")
+    let other = CookieRequestContext.navigation(to: JarTesting.url("https://bc.example.com/"))
+    #expect(
+      jar.cookieHeader(
+        other, sites: ContextSites(other, facts: JarTesting.facts), now: JarTesting.start)
+        == "p3=zzz")
+  }
 }

@@ -33,12 +33,15 @@ extension CookieJar {
     let pathLength: Int
     let created: Double
     let sequence: UInt64
+    /// The length of the header pair (``StoredCookie/pairLength``).
+    let pairLength: Int
 
     init(_ stored: UnsafePointer<StoredCookie>) {
       storage = stored.pointee.cookie.storage
       pathLength = stored.pointee.pathLength
       created = stored.pointee.created
       sequence = stored.pointee.sequence
+      pairLength = stored.pointee.pairLength
     }
 
     /// The cookie (a strong reference).
@@ -160,8 +163,9 @@ extension CookieJar {
   /// ``header(_:)-([Included])`` of a buffer of cookies.
   static func header(_ cookies: UnsafeBufferPointer<Included>) -> String? {
     guard !cookies.isEmpty else { return nil }
+    // The lengths are the cookies' own (no storage is read before the copy).
     var length = (cookies.count - 1) * 2
-    for cookie in cookies { length += cookie.storage.counts.pair }
+    for cookie in cookies { length += cookie.pairLength }
     return String(unsafeUninitializedCapacity: length) { buffer in
       guard var target = buffer.baseAddress else { return 0 }
       for position in cookies.indices {
@@ -170,9 +174,9 @@ extension CookieJar {
           target[1] = UInt8(ascii: " ")
           target += 2
         }
-        let pair = cookies[position].storage.pair
-        if let source = pair.baseAddress { target.update(from: source, count: pair.count) }
-        target += pair.count
+        let count = cookies[position].pairLength
+        target.update(from: cookies[position].storage.pairStart, count: count)
+        target += count
       }
       return length
     }

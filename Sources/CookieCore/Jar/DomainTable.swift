@@ -174,31 +174,87 @@ struct DomainTable: Sendable {
   }
 
   /// Calls `body` with the cookies of `host` (`isHost` true) and of each of
-  /// its parent domains that has cookies, hashing each suffix once. The
-  /// lists are lent in place: in a large jar they are not in the cache, and
-  /// a retain of each (an atomic write to a cold line) would stall.
+  /// its parent domains that has cookies, shortest domain first, hashing
+  /// each suffix once.
+  ///
+  /// In a large jar every step from a domain to its cookies is a cache miss
+  /// (the slot, the list's entry, the domain's bytes, the cookies), each
+  /// depending on the one before. So the domains are looked up together,
+  /// one step at a time: first the slots of every domain, then the entries
+  /// they lead to, then the domains' bytes and the cookies' first line; the
+  /// misses of one step overlap instead of following each other.
+  ///
+  /// Nothing is retained: neither the host's bytes nor the lists (a retain
+  /// is an atomic write, which on a line not in the cache stalls every load
+  /// after it). The lists are lent in place; they stay where they are for
+  /// the call, as the table cannot change while it is being read.
   func forEachList(
     ofHostAndParents host: String, isIPAddress: Bool,
     _ body: (UnsafeBufferPointer<StoredCookie>, Bool) -> Void
   ) {
-    var host = host
-    lists.withUnsafeBufferPointer { lists in
-      host.withUTF8 { bytes in
-        var hash = Self.offsetBasis
-        var position = bytes.count
-        while position > 0 {
-          position -= 1
-          hash = (hash ^ UInt64(bytes[position])) &* Self.prime
-          let atLabelStart = position == 0 || bytes[position - 1] == UInt8(ascii: ".")
-          guard atLabelStart, position == 0 || !isIPAddress else { continue }
-          if let index = index(
-            ofList: UnsafeBufferPointer(rebasing: bytes[position...]), hash: hash)
-          {
-            lists[index].cookies.withUnsafeBufferPointer { body($0, position == 0) }
+    if host.utf8.withContiguousStorageIfAvailable({
+      forEachList(ofHostAndParents: $0, isIPAddress: isIPAddress, body)
+    }) == nil {
+      var host = host
+      host.withUTF8 { forEachList(ofHostAndParents: $0, isIPAddress: isIPAddress, body) }
+    }
+  }
+
+  /// ``forEachList(ofHostAndParents:isIPAddress:_:)`` of the host's bytes.
+  private func forEachList(
+    ofHostAndParents bytes: UnsafeBufferPointer<UInt8>, isIPAddress: Bool,
+    _ body: (UnsafeBufferPointer<StoredCookie>, Bool) -> Void
+  ) {
+    // An IP address is looked up whole; a name at each label start.
+    var labels = 1
+    if !isIPAddress { for byte in bytes where byte == UInt8(ascii: ".") { labels += 1 } }
+    withUnsafeTemporaryAllocation(of: Probe.self, capacity: labels) { probes in
+      guard let probe = probes.baseAddress else { return }
+      var count = 0
+      var hash = Self.offsetBasis
+      var position = bytes.count
+      while position > 0 {
+        position -= 1
+        hash = (hash ^ UInt64(bytes[position])) &* Self.prime
+        let atLabelStart = position == 0 || bytes[position - 1] == UInt8(ascii: ".")
+        guard atLabelStart, position == 0 || !isIPAddress, count < labels else { continue }
+        (probe + count).initialize(to: Probe(position: position, hash: hash))
+        count += 1
+      }
+      lists.withUnsafeBufferPointer { lists in
+        // The entries whose whole hash is the domain's.
+        for index in 0..<count {
+          let hash = probe[index].hash
+          probe[index].list = listSlots.find(hash: hash) { lists[$0].hash == hash } ?? -1
+        }
+        // The domains' bytes (a different domain of the same 64-bit hash
+        // sends the search on), and each list's cookies, whose count read
+        // here brings their first line.
+        for index in 0..<count where probe[index].list >= 0 {
+          let domain = UnsafeBufferPointer(rebasing: bytes[probe[index].position...])
+          if !Self.equal(lists[probe[index].list].domain, domain) {
+            probe[index].list = self.index(ofList: domain, hash: probe[index].hash) ?? -1
+          }
+          if probe[index].list >= 0 {
+            probe[index].cookies = lists[probe[index].list].cookies.withUnsafeBufferPointer { $0 }
           }
         }
       }
+      for index in 0..<count where !probe[index].cookies.isEmpty {
+        body(probe[index].cookies, probe[index].position == 0)
+      }
+      probe.deinitialize(count: count)
     }
+  }
+
+  /// A domain ``forEachList(ofHostAndParents:isIPAddress:_:)`` looks up: its
+  /// start in the host, its hash, the index of its list (-1: none) and the
+  /// list's cookies.
+  private struct Probe {
+    let position: Int
+    let hash: UInt64
+    var list = -1
+    var cookies = UnsafeBufferPointer<StoredCookie>(start: nil, count: 0)
   }
 
   private func index(ofList bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {

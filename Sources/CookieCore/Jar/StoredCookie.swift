@@ -2,7 +2,7 @@ import Foundation
 
 /// A cookie as the jar holds it: the fields lookups test, stored inline so
 /// that a domain's list is one contiguous array scanned without chasing
-/// pointers (56 bytes a cookie), plus the full cookie (one reference to its
+/// pointers (64 bytes a cookie), plus the full cookie (one reference to its
 /// shared storage, read only for cookies that are sent).
 ///
 /// Immutable: changing a cookie means replacing its `StoredCookie`.
@@ -33,6 +33,9 @@ struct StoredCookie: Sendable {
   /// creation times (as Chromium keeps creation times unique); a replacement
   /// keeps its twin's sequence as it keeps its creation time.
   let sequence: UInt64
+  /// The length of the cookie's header pair (`Cookie.Counts.pair`): a
+  /// lookup sizes the Cookie header without reading each storage first.
+  let pairLength32: UInt32
 
   /// The bits of ``flags``.
   enum Flags {
@@ -52,6 +55,7 @@ struct StoredCookie: Sendable {
     created = fields.pointee.createdAt.timeIntervalSince1970
     lastAccessed = fields.pointee.lastAccessedAt.timeIntervalSince1970
     nameHash = Self.nameHash(storage.nameBytes)
+    pairLength32 = UInt32(truncatingIfNeeded: storage.counts.pair)
     let path = storage.pathBytes
     pathPrefix = Self.prefix(path)
     pathLength32 = UInt32(truncatingIfNeeded: path.count)
@@ -66,6 +70,8 @@ struct StoredCookie: Sendable {
 
   /// The path length in bytes.
   var pathLength: Int { Int(pathLength32) }
+  /// The header pair's length in bytes.
+  var pairLength: Int { Int(pairLength32) }
   var isHostOnly: Bool { flags & Flags.hostOnly != 0 }
   var isSecure: Bool { flags & Flags.secure != 0 }
   var isHTTPOnly: Bool { flags & Flags.httpOnly != 0 }

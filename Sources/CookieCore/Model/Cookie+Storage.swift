@@ -144,6 +144,11 @@ extension Cookie {
     @inline(__always)
     var pair: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: counts.pair) }
 
+    /// The first byte of the header pair (its length is ``Counts/pair``),
+    /// found without reading the storage; valid while the storage is alive.
+    @inline(__always)
+    var pairStart: UnsafePointer<UInt8> { UnsafePointer(bytes) }
+
     /// The name's bytes; valid while the storage is alive.
     @inline(__always)
     var nameBytes: UnsafeBufferPointer<UInt8> {
