@@ -36,7 +36,11 @@ extension PublicSuffixDomainFacts {
         hash = Self.mix(hash, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         offset += 8
       }
-      if offset < bytes.count {
+      if offset < bytes.count && bytes.count >= 8 {
+        // The last 1-7 bytes: the final eight bytes of the name (the length
+        // is mixed in, so the overlap cannot make two names collide more).
+        hash = Self.mix(hash, raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+      } else if offset < bytes.count {
         var word: UInt64 = 0
         var shift: UInt64 = 0
         while offset < bytes.count {

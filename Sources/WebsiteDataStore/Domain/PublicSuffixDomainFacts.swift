@@ -201,26 +201,52 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
   /// `psl_registrable_domain`. Names longer than a DNS name can be
   /// (``memoizedNameLimit``) go to libpsl directly, so that the memo table
   /// never holds the thousands of long suffixes of an absurd name.
+  ///
+  /// A plain name (``isPlainName(_:)``, the common case) is walked on the
+  /// host's own bytes, with no classified copy; the host itself is returned
+  /// when it is its own registrable domain.
   func walkedRegistrableDomain(_ host: String) -> String? {
     guard host.utf8.count <= Self.memoizedNameLimit else { return uncachedRegistrableDomain(host) }
+    if context != nil {
+      var plain = host
+      let walked = plain.withUTF8 { bytes -> (isPlain: Bool, found: String?) in
+        guard Self.isPlainName(bytes) else { return (false, nil) }
+        return (
+          true,
+          registrableStart(in: bytes).map { start in
+            start == 0
+              ? host
+              : String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+          }
+        )
+      }
+      if walked.isPlain { return walked.found }
+    }
     guard case .name(var name, let trailingDot) = Self.hostShape(of: host) else { return nil }
     guard context != nil else {
       return Self.starRuleRegistrableDomain(name).map { trailingDot ? $0 + "." : $0 }
     }
     let found = name.withUTF8 { bytes -> String? in
-      var start = 0
-      var registrable: Int?
-      while !isPublicSuffix(utf8: UnsafeBufferPointer(rebasing: bytes[start...])) {
-        guard let period = bytes[start...].firstIndex(of: dot) else { break }
-        registrable = start
-        start = period + 1
-      }
-      return registrable.map {
+      registrableStart(in: bytes).map {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[$0...]), as: UTF8.self)
       }
     }
     guard let found else { return nil }
     return trailingDot ? found + "." : found
+  }
+
+  /// The walk of ``walkedRegistrableDomain(_:)`` on a classified name's
+  /// bytes: where its registrable domain starts, or `nil` when it has none.
+  private func registrableStart(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var start = 0
+    var registrable: Int?
+    while !isPublicSuffix(utf8: UnsafeBufferPointer(rebasing: bytes[start...])) {
+      guard let period = bytes[start...].firstIndex(of: dot) else { break }
+      registrable = start
+      start = period + 1
+    }
+    return registrable
   }
 
   /// Whether `domain` is a public suffix: listed in the ICANN or private
