@@ -121,6 +121,22 @@ public struct CookieRequestContext: Sendable, Hashable {
     hasher.combine(redirectChain)
   }
 
+  /// A browser-initiated GET navigation to `url` (no initiator, no
+  /// redirect): the context made for every response of a plain page load,
+  /// with nothing to compare or upper-case.
+  public static func navigation(to url: URLRecord) -> Self {
+    Self(browserNavigationTo: url)
+  }
+
+  /// See ``navigation(to:)-(URLRecord)``.
+  private init(browserNavigationTo url: URLRecord) {
+    self.url = url
+    kind = .navigation
+    source = .http
+    hasCrossSiteAncestorFrame = false
+    details = nil
+  }
+
   /// A top-level navigation to `url`.
   public static func navigation(
     to url: URLRecord, initiator: URLRecord? = nil, method: String = "GET",
