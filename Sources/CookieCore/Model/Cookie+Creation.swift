@@ -89,10 +89,7 @@ extension Cookie {
       let resolution = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) {
         attribute in
         // §5.6.3: lower-cased.
-        for index in 0..<count {
-          let byte = p[parsed.domainStart + index]
-          attribute[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-        }
+        copyASCIILowercased(from: p + parsed.domainStart, to: attribute, count: count)
         let resolution = resolveDomain(
           attribute: UnsafeBufferPointer(attribute), host: url, facts: facts)
         if case .attribute = resolution {
@@ -143,6 +140,43 @@ extension Cookie {
       status: status(
         of: cookie, partitioned: parsed.partitioned, context: context, sites: sites,
         configuration: configuration))
+  }
+
+  /// Copies `count` octets from `source` to `target` with ASCII "A"-"Z"
+  /// lower-cased and every other octet kept, eight octets at a time (the
+  /// last 1-7 as the final, overlapping, eight when there are eight).
+  static func copyASCIILowercased(
+    from source: UnsafePointer<UInt8>, to target: UnsafeMutableBufferPointer<UInt8>, count: Int
+  ) {
+    guard let out = target.baseAddress else { return }
+    guard count >= 8 else {
+      for index in 0..<count {
+        let byte = source[index]
+        out[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+      }
+      return
+    }
+    let input = UnsafeRawPointer(source)
+    let output = UnsafeMutableRawPointer(out)
+    var index = 0
+    while true {
+      let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      output.storeBytes(of: lowercasedWord(word), toByteOffset: index, as: UInt64.self)
+      if index == count &- 8 { return }
+      index = Swift.min(index &+ 8, count &- 8)
+    }
+  }
+
+  /// Eight octets with ASCII "A"-"Z" lower-cased: per octet, the high bit of
+  /// `(b & 0x7F) + 0x3F` says b >= "A", of `(b & 0x7F) + 0x25` b > "Z"
+  /// (no carry leaves an octet); octets with the high bit set are kept.
+  @inline(__always)
+  static func lowercasedWord(_ word: UInt64) -> UInt64 {
+    let low7 = word & 0x7F7F_7F7F_7F7F_7F7F
+    let atLeastA = low7 &+ 0x3F3F_3F3F_3F3F_3F3F
+    let aboveZ = low7 &+ 0x2525_2525_2525_2525
+    let upper = atLeastA & ~aboveZ & ~word & 0x8080_8080_8080_8080
+    return word | (upper &>> 2)
   }
 
   /// The fields of a cookie made from a `Set-Cookie` line: its domain, the

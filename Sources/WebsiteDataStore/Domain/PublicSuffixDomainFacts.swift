@@ -333,13 +333,16 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
     var lastLabel = 0
     for index in bytes.indices {
       let byte = bytes[index]
-      switch byte {
-      case 0, UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-        return false
-      case dot:
-        if previous == dot { return false }
-        lastLabel = index + 1
-      default: break
+      // Lower-case letters (and every octet above them) need no look.
+      if byte < UInt8(ascii: "a") {
+        switch byte {
+        case 0, UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+          return false
+        case dot:
+          if previous == dot { return false }
+          lastLabel = index &+ 1
+        default: break
+        }
       }
       previous = byte
     }
