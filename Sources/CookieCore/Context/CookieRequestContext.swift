@@ -204,6 +204,13 @@ public struct CookieRequestContext: Sendable, Hashable {
       redirectChain: redirectChain)
   }
 
+  /// Whether this is a browser-initiated GET navigation over HTTP (no
+  /// initiator, no redirect, no other detail): same-site with itself, so
+  /// ``ContextSites`` needs no site at all.
+  var isBrowserNavigation: Bool {
+    kind == .navigation && source == .http && details == nil
+  }
+
   /// Whether the method is "safe" (RFC 9110 §9.2.1), as SameSite=Lax needs.
   public var isSafeMethod: Bool {
     switch method {

@@ -79,6 +79,15 @@ public struct ContextSites: Sendable {
   public init(_ context: borrowing CookieRequestContext, facts: borrowing any DomainFacts) {
     self.facts = copy facts
     requestURL = context.url
+    if context.isBrowserNavigation {
+      // What `decide` answers first, without reading the context's details.
+      separateTopLevelURL = nil
+      forRequest = .strict
+      forResponse = .strict
+      isThirdParty = false
+      hasCrossSiteAncestor = context.hasCrossSiteAncestorFrame
+      return
+    }
     separateTopLevelURL = context.kind == .navigation ? nil : context.topLevelURL
     let decision = Self.decide(context, facts: facts)
     forRequest = decision.forRequest
