@@ -116,22 +116,29 @@ extension Cookie {
       start: p + parsed.nameStart, count: parsed.nameEnd - parsed.nameStart)
     let value = UnsafeBufferPointer(
       start: p + parsed.valueStart, count: parsed.valueEnd - parsed.valueStart)
+    // `name=value` with nothing trimmed around the "=": one copy.
+    let contiguous =
+      parsed.nameEnd > parsed.nameStart && parsed.valueStart == parsed.nameEnd + 1
+      && p[parsed.nameEnd] == UInt8(ascii: "=")
     let cookie: Cookie
     if parsed.pathStart >= 0 {
       let path = UnsafeBufferPointer(
         start: p + parsed.pathStart, count: parsed.pathEnd - parsed.pathStart)
-      cookie = Cookie(storage: .make(fields, name: name, value: value, path: path))
+      cookie = Cookie(
+        storage: .make(fields, name: name, value: value, path: path, contiguous: contiguous))
     } else {
       var requestPath = url.path
       cookie = requestPath.withUTF8 { requestPath in
         if let length = CookiePath.defaultPathLength(of: requestPath) {
           let path = UnsafeBufferPointer(rebasing: requestPath[..<length])
-          return Cookie(storage: .make(fields, name: name, value: value, path: path))
+          return Cookie(
+            storage: .make(fields, name: name, value: value, path: path, contiguous: contiguous))
         }
         return withUnsafeBytes(of: UInt8(ascii: "/")) {
           Cookie(
             storage: .make(
-              fields, name: name, value: value, path: $0.assumingMemoryBound(to: UInt8.self)))
+              fields, name: name, value: value, path: $0.assumingMemoryBound(to: UInt8.self),
+              contiguous: contiguous))
         }
       }
     }
