@@ -58,6 +58,16 @@ import Testing
     "schemefully cross-site subresource": "none=1",
   ]
 
+  /// Domain facts that keep no names share none: the default
+  /// `isPublicSuffix(sharingName:)` answers as `isPublicSuffix(utf8:)`.
+  @Test(arguments: ["com", "example.com", "co.uk", "localhost"])
+  func defaultSharedNameLookupSharesNothing(_ name: String) {
+    let bytes = Array(name.utf8)
+    let shared = bytes.withUnsafeBufferPointer { JarTesting.facts.isPublicSuffix(sharingName: $0) }
+    #expect(shared.isPublicSuffix == JarTesting.facts.isPublicSuffix(name))
+    #expect(shared.name == nil)
+  }
+
   /// The browser-initiated navigation shortcut is the general constructor
   /// with its defaults: same context, same sites.
   @Test func browserNavigationEqualsTheDefaults() {

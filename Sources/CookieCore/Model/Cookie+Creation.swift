@@ -92,8 +92,8 @@ extension Cookie {
         copyASCIILowercased(from: p + parsed.domainStart, to: attribute, count: count)
         let resolution = resolveDomain(
           attribute: UnsafeBufferPointer(attribute), host: url, facts: facts)
-        if case .attribute = resolution {
-          domain = String(decoding: attribute, as: UTF8.self)
+        if case .attribute(let shared) = resolution {
+          domain = shared ?? String(decoding: attribute, as: UTF8.self)
           isHostOnly = false
         }
         return resolution
@@ -271,8 +271,9 @@ extension Cookie {
   enum DomainResolution {
     /// The request host (serialized), host-only or not.
     case host(isHostOnly: Bool)
-    /// The attribute itself, not host-only.
-    case attribute
+    /// The attribute itself, not host-only; its `String` when the domain
+    /// facts hold one to share (see ``DomainFacts/isPublicSuffix(sharingName:)``).
+    case attribute(String?)
     /// The attribute is unusable.
     case rejected(CookieExclusionReason)
   }
@@ -319,7 +320,8 @@ extension Cookie {
       return equalsHost || bare ? .host(isHostOnly: true) : .rejected(.domainMismatch)
     }
     // Step 7: a public suffix is only allowed as the host itself (host-only).
-    if facts.isPublicSuffix(utf8: attribute) {
+    let publicSuffix = facts.isPublicSuffix(sharingName: attribute)
+    if publicSuffix.isPublicSuffix {
       return equalsHost ? .host(isHostOnly: true) : .rejected(.publicSuffix)
     }
     // Step 8: the host must domain-match the attribute.
@@ -330,6 +332,6 @@ extension Cookie {
         host.baseAddress.unsafelyUnwrapped + start, attribute.baseAddress.unsafelyUnwrapped,
         attribute.count) == 0
     else { return .rejected(.domainMismatch) }
-    return .attribute
+    return .attribute(publicSuffix.name)
   }
 }

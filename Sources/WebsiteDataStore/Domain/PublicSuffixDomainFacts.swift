@@ -261,18 +261,33 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
   /// ``isPublicSuffix(_:)`` of a name given as its UTF-8 bytes: the memo
   /// table is consulted without making a `String`.
   public func isPublicSuffix(utf8 domain: UnsafeBufferPointer<UInt8>) -> Bool {
+    lookUpPublicSuffix(domain, sharingName: false).isPublicSuffix
+  }
+
+  /// ``isPublicSuffix(utf8:)`` and the memo table's key for the name (made
+  /// when the name is first asked about), which a cookie's domain can share.
+  public func isPublicSuffix(
+    sharingName domain: UnsafeBufferPointer<UInt8>
+  ) -> (isPublicSuffix: Bool, name: String?) {
+    lookUpPublicSuffix(domain, sharingName: true)
+  }
+
+  /// The memo table, then libpsl; the key `String` only when `sharingName`.
+  private func lookUpPublicSuffix(
+    _ domain: UnsafeBufferPointer<UInt8>, sharingName: Bool
+  ) -> (isPublicSuffix: Bool, name: String?) {
     let key = LockedKey(bytes: domain)
-    let hit = cache.withLock { tables -> (Bool?, UInt64) in
+    let hit = cache.withLock { tables -> (entry: (key: String?, value: Bool)?, hash: UInt64) in
       let hash = tables.publicSuffix.hash(key.bytes)
-      return (tables.publicSuffix.value(forUTF8: key.bytes, hash: hash), hash)
+      return (tables.publicSuffix.entry(forUTF8: key.bytes, hash: hash, withKey: sharingName), hash)
     }
-    if let found = hit.0 { return found }
+    if let found = hit.entry { return (found.value, found.key) }
     let result = uncachedIsPublicSuffix(utf8: domain)
     let name = String(decoding: domain, as: UTF8.self)
     if domain.count <= Self.memoizedNameLimit {
-      cache.withLock { $0.publicSuffix.insert(result, for: name, hash: hit.1) }
+      cache.withLock { $0.publicSuffix.insert(result, for: name, hash: hit.hash) }
     }
-    return result
+    return (result, sharingName ? name : nil)
   }
 
   /// The longest name the memo tables keep: 253 octets, the longest DNS name
