@@ -66,19 +66,14 @@ public enum CookieDate {
   @inline(__always)
   static func matchIMFFixdate(_ p: UnsafePointer<UInt8>, count: Int) -> Fields? {
     guard count >= 25 else { return nil }
-    // The fixed octets and DIGITs of the first 24 octets, eight at a time
-    // (octet k of a word in bits 8k..<8k+8): "Sun, 06 " "Nov 1994" " 08:49:3".
-    let raw = UnsafeRawPointer(p)
-    let first = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
-    let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-    let third = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
-    guard first & 0xFF00_00FF_FF00_0000 == 0x2000_0020_2C00_0000,  // ", " and " "
-      second & 0x0000_0000_FF00_0000 == 0x0000_0000_2000_0000,  // " "
-      third & 0x00FF_0000_FF00_00FF == 0x003A_0000_3A00_0020,  // " ", ":", ":"
-      areDigits(first, 0x00FF_FF00_0000_0000), areDigits(second, 0xFFFF_FFFF_0000_0000),
-      areDigits(third, 0xFF00_FFFF_00FF_FF00), isDigit(p[24]), count == 25 || !isDigit(p[25]),
-      isASCIILetter(p[0]), isASCIILetter(p[1]), isASCIILetter(p[2]), matchMonth(p, 0, 3) == nil,
-      let month = matchMonth(p, 8, 11)
+    guard isASCIILetter(p[0]), isASCIILetter(p[1]), isASCIILetter(p[2]), p[3] == 0x2C,
+      p[4] == 0x20, matchMonth(p, 0, 3) == nil
+    else { return nil }
+    guard isDigit(p[5]), isDigit(p[6]), p[7] == 0x20, let month = matchMonth(p, 8, 11),
+      p[11] == 0x20, isDigit(p[12]), isDigit(p[13]), isDigit(p[14]), isDigit(p[15]),
+      p[16] == 0x20, isDigit(p[17]), isDigit(p[18]), p[19] == 0x3A, isDigit(p[20]),
+      isDigit(p[21]), p[22] == 0x3A, isDigit(p[23]), isDigit(p[24]),
+      count == 25 || !isDigit(p[25])
     else { return nil }
     return (
       year: twoDigits(p, 12) * 100 + twoDigits(p, 14), month: month,
@@ -185,17 +180,6 @@ public enum CookieDate {
   @inline(__always)
   private static func isDigit(_ b: UInt8) -> Bool {
     b &- 0x30 < 10
-  }
-
-  /// Whether every octet of `word` that `mask` selects (0xFF octets) is a
-  /// DIGIT: its high nibble is 3 and its low nibble plus 6 stays below 16
-  /// (no carry leaves an octet).
-  @inline(__always)
-  private static func areDigits(_ word: UInt64, _ mask: UInt64) -> Bool {
-    let highNibbles = mask & 0xF0F0_F0F0_F0F0_F0F0
-    let lowNibbles = word & mask & 0x0F0F_0F0F_0F0F_0F0F
-    return word & highNibbles == mask & 0x3030_3030_3030_3030
-      && (lowNibbles &+ (mask & 0x0606_0606_0606_0606)) & highNibbles == 0
   }
 
   @inline(__always)
