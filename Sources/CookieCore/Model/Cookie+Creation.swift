@@ -31,7 +31,9 @@ extension Cookie {
     var domain = url.serializedHost
     var isHostOnly = true
     if var attribute = parsed.domain, !attribute.isEmpty {
-      switch attribute.withUTF8({ resolveDomain(attribute: $0, host: url, facts: facts) }) {
+      switch attribute.withUTF8({
+        resolveDomain(attribute: $0, host: url, hostName: domain, facts: facts)
+      }) {
       case .host(let hostOnly): isHostOnly = hostOnly
       case .attribute: (domain, isHostOnly) = (attribute, false)
       case .rejected(let reason):
@@ -91,7 +93,7 @@ extension Cookie {
         // §5.6.3: lower-cased.
         copyASCIILowercased(from: p + parsed.domainStart, to: attribute, count: count)
         let resolution = resolveDomain(
-          attribute: UnsafeBufferPointer(attribute), host: url, facts: facts)
+          attribute: UnsafeBufferPointer(attribute), host: url, hostName: domain, facts: facts)
         if case .attribute(let shared) = resolution {
           domain = shared ?? String(decoding: attribute, as: UTF8.self)
           isHostOnly = false
@@ -281,25 +283,27 @@ extension Cookie {
   /// §5.7 steps 6–8 for a non-empty Domain attribute (lower-cased, without
   /// its leading "."): the cookie's domain and host-only flag, or why the
   /// attribute is unusable.
+  ///
+  /// `hostName` is `url.serializedHost`, which the caller already holds.
   static func resolveDomain(
-    attribute: UnsafeBufferPointer<UInt8>, host url: URLRecord, facts: some DomainFacts
+    attribute: UnsafeBufferPointer<UInt8>, host url: URLRecord, hostName: borrowing String,
+    facts: some DomainFacts
   ) -> DomainResolution {
     // Step 6: non-ASCII Domain attributes are rejected.
     var combined: UInt8 = 0
     for byte in attribute { combined |= byte }
     guard combined < 0x80 else { return .rejected(.invalidDomain) }
     // A native string's bytes are read in place (no copy of the string).
-    let hostName = url.serializedHost
     if let resolution = hostName.utf8.withContiguousStorageIfAvailable({
       resolveDomain(attribute: attribute, host: $0, url: url, facts: facts)
     }) {
       return resolution
     }
-    var copy = hostName
+    var copy = copy hostName
     return copy.withUTF8 { resolveDomain(attribute: attribute, host: $0, url: url, facts: facts) }
   }
 
-  /// ``resolveDomain(attribute:host:facts:)`` given the host's bytes.
+  /// ``resolveDomain(attribute:host:hostName:facts:)`` given the host's bytes.
   private static func resolveDomain(
     attribute: UnsafeBufferPointer<UInt8>, host: UnsafeBufferPointer<UInt8>, url: URLRecord,
     facts: some DomainFacts
