@@ -22,11 +22,26 @@ public protocol DomainFacts: Sendable {
   /// ``isPublicSuffix(_:)`` of a domain given as its lower-case ASCII bytes
   /// (a cookie's Domain attribute, before any `String` is made for it).
   func isPublicSuffix(utf8 domain: UnsafeBufferPointer<UInt8>) -> Bool
+
+  /// ``isPublicSuffix(utf8:)``, plus the domain as a `String` when the
+  /// implementation already holds one with exactly these bytes (a memo
+  /// table's key), so that a cookie can share it instead of allocating its
+  /// own; `nil` when it holds none.
+  func isPublicSuffix(
+    sharingName domain: UnsafeBufferPointer<UInt8>
+  ) -> (isPublicSuffix: Bool, name: String?)
 }
 
 extension DomainFacts {
   /// Makes the `String` and asks ``isPublicSuffix(_:)``.
   public func isPublicSuffix(utf8 domain: UnsafeBufferPointer<UInt8>) -> Bool {
     isPublicSuffix(String(decoding: domain, as: UTF8.self))
+  }
+
+  /// Asks ``isPublicSuffix(utf8:)``; shares no name.
+  public func isPublicSuffix(
+    sharingName domain: UnsafeBufferPointer<UInt8>
+  ) -> (isPublicSuffix: Bool, name: String?) {
+    (isPublicSuffix(utf8: domain), nil)
   }
 }

@@ -58,6 +58,31 @@ import Testing
     "schemefully cross-site subresource": "none=1",
   ]
 
+  /// Domain facts that keep no names share none: the default
+  /// `isPublicSuffix(sharingName:)` answers as `isPublicSuffix(utf8:)`.
+  @Test(arguments: ["com", "example.com", "co.uk", "localhost"])
+  func defaultSharedNameLookupSharesNothing(_ name: String) {
+    let bytes = Array(name.utf8)
+    let shared = bytes.withUnsafeBufferPointer { JarTesting.facts.isPublicSuffix(sharingName: $0) }
+    #expect(shared.isPublicSuffix == JarTesting.facts.isPublicSuffix(name))
+    #expect(shared.name == nil)
+  }
+
+  /// The browser-initiated navigation shortcut is the general constructor
+  /// with its defaults: same context, same sites.
+  @Test func browserNavigationEqualsTheDefaults() {
+    let url = JarTesting.url("https://www.site.com/a/b?q")
+    let plain = CookieRequestContext.navigation(to: url)
+    let general = CookieRequestContext.navigation(
+      to: url, initiator: nil, method: "get", redirectChain: [])
+    #expect(plain == general)
+    #expect(plain.hashValue == general.hashValue)
+    #expect(plain.kind == .navigation && plain.source == .http && plain.method == "GET")
+    #expect(plain.initiator == nil && plain.redirectChain.isEmpty && plain.topLevelURL == url)
+    let sites = ContextSites(plain, facts: JarTesting.facts)
+    #expect(sites.forRequest == .strict && sites.forResponse == .strict && !sites.isThirdParty)
+  }
+
   @Test(arguments: contexts)
   func sameSiteLaxByDefault(name: String, context: CookieRequestContext) throws {
     var jar = Self.sameSiteJar()

@@ -254,6 +254,24 @@ import Testing
     #expect(PublicSuffixDomainFacts.starRuleRegistrableDomain("com") == nil)
   }
 
+  /// `isPublicSuffix(sharingName:)` answers as `isPublicSuffix(utf8:)`, on
+  /// the first ask (libpsl) and the next (memo table), and shares a name
+  /// with exactly the bytes asked about.
+  @Test(arguments: [
+    "shared-name-first-ask.example.com", "co.uk", "com", "github.io",
+    "a.b.example.co.uk", "example.org.", "",
+  ])
+  func sharedNameAgreesWithLookup(_ name: String) {
+    let bytes = Array(name.utf8)
+    for _ in 0..<2 {
+      let shared = bytes.withUnsafeBufferPointer { facts.isPublicSuffix(sharingName: $0) }
+      let plain = bytes.withUnsafeBufferPointer { facts.isPublicSuffix(utf8: $0) }
+      #expect(shared.isPublicSuffix == plain)
+      #expect(shared.isPublicSuffix == facts.isPublicSuffix(name))
+      #expect(shared.name.map { Array($0.utf8) } == bytes, "\(name)")
+    }
+  }
+
   @Test func memoTableEmptiesWhenFull() {
     var memo = PublicSuffixDomainFacts.BoundedMemo<Bool>()
     for index in 0..<PublicSuffixDomainFacts.cacheCapacity {

@@ -121,6 +121,22 @@ public struct CookieRequestContext: Sendable, Hashable {
     hasher.combine(redirectChain)
   }
 
+  /// A browser-initiated GET navigation to `url` (no initiator, no
+  /// redirect): the context made for every response of a plain page load,
+  /// with nothing to compare or upper-case.
+  public static func navigation(to url: URLRecord) -> Self {
+    Self(browserNavigationTo: url)
+  }
+
+  /// See ``navigation(to:)-(URLRecord)``.
+  private init(browserNavigationTo url: URLRecord) {
+    self.url = url
+    kind = .navigation
+    source = .http
+    hasCrossSiteAncestorFrame = false
+    details = nil
+  }
+
   /// A top-level navigation to `url`.
   public static func navigation(
     to url: URLRecord, initiator: URLRecord? = nil, method: String = "GET",
@@ -186,6 +202,13 @@ public struct CookieRequestContext: Sendable, Hashable {
     details = Details.make(
       topLevelURL: kind == .navigation ? nil : topLevelURL, initiator: initiator, method: method,
       redirectChain: redirectChain)
+  }
+
+  /// Whether this is a browser-initiated GET navigation over HTTP (no
+  /// initiator, no redirect, no other detail): same-site with itself, so
+  /// ``ContextSites`` needs no site at all.
+  var isBrowserNavigation: Bool {
+    kind == .navigation && source == .http && details == nil
   }
 
   /// Whether the method is "safe" (RFC 9110 §9.2.1), as SameSite=Lax needs.

@@ -22,7 +22,12 @@ public enum SameSiteContext: Int, Sendable, Hashable, Comparable {
 public struct ContextSites: Sendable {
   private let facts: any DomainFacts
   private let requestURL: URLRecord
-  private let topLevelURL: URLRecord
+  /// The top-level URL when it is not ``requestURL`` (`nil` for a
+  /// navigation, the common case: one URL reference to keep, not two).
+  private let separateTopLevelURL: URLRecord?
+
+  /// The top-level document's URL.
+  private var topLevelURL: URLRecord { separateTopLevelURL ?? requestURL }
 
   /// The site of the request URL.
   public var request: Site { Site(requestURL, facts: facts) }
@@ -71,10 +76,19 @@ public struct ContextSites: Sendable {
   /// any cookie; a subresource needs its URL and chain to be same-site (the
   /// initiator does not count). Script APIs compare the document with the
   /// top-level site.
-  public init(_ context: borrowing CookieRequestContext, facts: any DomainFacts) {
-    self.facts = facts
+  public init(_ context: borrowing CookieRequestContext, facts: borrowing any DomainFacts) {
+    self.facts = copy facts
     requestURL = context.url
-    topLevelURL = context.kind == .navigation ? context.url : context.topLevelURL
+    if context.isBrowserNavigation {
+      // What `decide` answers first, without reading the context's details.
+      separateTopLevelURL = nil
+      forRequest = .strict
+      forResponse = .strict
+      isThirdParty = false
+      hasCrossSiteAncestor = context.hasCrossSiteAncestorFrame
+      return
+    }
+    separateTopLevelURL = context.kind == .navigation ? nil : context.topLevelURL
     let decision = Self.decide(context, facts: facts)
     forRequest = decision.forRequest
     forResponse = decision.forResponse

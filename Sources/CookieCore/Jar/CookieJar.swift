@@ -155,9 +155,13 @@ public struct CookieJar: Sendable {
       return list
     }
     let domain = cookie.domain
+    // Room for a few more cookies: a domain that sets one usually sets more,
+    // and growing a one-cookie list costs a new allocation and a move.
+    var cookies: [StoredCookie] = []
+    cookies.reserveCapacity(4)
+    cookies.append(StoredCookie(cookie, sequence: sequence))
     return byDomain.create(
-      domain, site: siteKey ?? self.siteKey(forDomain: domain),
-      cookies: [StoredCookie(cookie, sequence: sequence)])
+      domain, site: siteKey ?? self.siteKey(forDomain: domain), cookies: cookies)
   }
 
   /// Adds a cookie that has no identity twin in the jar.

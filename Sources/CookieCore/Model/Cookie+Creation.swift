@@ -31,7 +31,9 @@ extension Cookie {
     var domain = url.serializedHost
     var isHostOnly = true
     if var attribute = parsed.domain, !attribute.isEmpty {
-      switch attribute.withUTF8({ resolveDomain(attribute: $0, host: url, facts: facts) }) {
+      switch attribute.withUTF8({
+        resolveDomain(attribute: $0, host: url, hostName: domain, facts: facts)
+      }) {
       case .host(let hostOnly): isHostOnly = hostOnly
       case .attribute: (domain, isHostOnly) = (attribute, false)
       case .rejected(let reason):
@@ -89,14 +91,11 @@ extension Cookie {
       let resolution = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) {
         attribute in
         // §5.6.3: lower-cased.
-        for index in 0..<count {
-          let byte = p[parsed.domainStart + index]
-          attribute[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-        }
+        copyASCIILowercased(from: p + parsed.domainStart, to: attribute, count: count)
         let resolution = resolveDomain(
-          attribute: UnsafeBufferPointer(attribute), host: url, facts: facts)
-        if case .attribute = resolution {
-          domain = String(decoding: attribute, as: UTF8.self)
+          attribute: UnsafeBufferPointer(attribute), host: url, hostName: domain, facts: facts)
+        if case .attribute(let shared) = resolution {
+          domain = shared ?? String(decoding: attribute, as: UTF8.self)
           isHostOnly = false
         }
         return resolution
@@ -119,22 +118,29 @@ extension Cookie {
       start: p + parsed.nameStart, count: parsed.nameEnd - parsed.nameStart)
     let value = UnsafeBufferPointer(
       start: p + parsed.valueStart, count: parsed.valueEnd - parsed.valueStart)
+    // `name=value` with nothing trimmed around the "=": one copy.
+    let contiguous =
+      parsed.nameEnd > parsed.nameStart && parsed.valueStart == parsed.nameEnd + 1
+      && p[parsed.nameEnd] == UInt8(ascii: "=")
     let cookie: Cookie
     if parsed.pathStart >= 0 {
       let path = UnsafeBufferPointer(
         start: p + parsed.pathStart, count: parsed.pathEnd - parsed.pathStart)
-      cookie = Cookie(storage: .make(fields, name: name, value: value, path: path))
+      cookie = Cookie(
+        storage: .make(fields, name: name, value: value, path: path, contiguous: contiguous))
     } else {
       var requestPath = url.path
       cookie = requestPath.withUTF8 { requestPath in
         if let length = CookiePath.defaultPathLength(of: requestPath) {
           let path = UnsafeBufferPointer(rebasing: requestPath[..<length])
-          return Cookie(storage: .make(fields, name: name, value: value, path: path))
+          return Cookie(
+            storage: .make(fields, name: name, value: value, path: path, contiguous: contiguous))
         }
         return withUnsafeBytes(of: UInt8(ascii: "/")) {
           Cookie(
             storage: .make(
-              fields, name: name, value: value, path: $0.assumingMemoryBound(to: UInt8.self)))
+              fields, name: name, value: value, path: $0.assumingMemoryBound(to: UInt8.self),
+              contiguous: contiguous))
         }
       }
     }
@@ -143,6 +149,43 @@ extension Cookie {
       status: status(
         of: cookie, partitioned: parsed.partitioned, context: context, sites: sites,
         configuration: configuration))
+  }
+
+  /// Copies `count` octets from `source` to `target` with ASCII "A"-"Z"
+  /// lower-cased and every other octet kept, eight octets at a time (the
+  /// last 1-7 as the final, overlapping, eight when there are eight).
+  static func copyASCIILowercased(
+    from source: UnsafePointer<UInt8>, to target: UnsafeMutableBufferPointer<UInt8>, count: Int
+  ) {
+    guard let out = target.baseAddress else { return }
+    guard count >= 8 else {
+      for index in 0..<count {
+        let byte = source[index]
+        out[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+      }
+      return
+    }
+    let input = UnsafeRawPointer(source)
+    let output = UnsafeMutableRawPointer(out)
+    var index = 0
+    while true {
+      let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      output.storeBytes(of: lowercasedWord(word), toByteOffset: index, as: UInt64.self)
+      if index == count &- 8 { return }
+      index = Swift.min(index &+ 8, count &- 8)
+    }
+  }
+
+  /// Eight octets with ASCII "A"-"Z" lower-cased: per octet, the high bit of
+  /// `(b & 0x7F) + 0x3F` says b >= "A", of `(b & 0x7F) + 0x25` b > "Z"
+  /// (no carry leaves an octet); octets with the high bit set are kept.
+  @inline(__always)
+  static func lowercasedWord(_ word: UInt64) -> UInt64 {
+    let low7 = word & 0x7F7F_7F7F_7F7F_7F7F
+    let atLeastA = low7 &+ 0x3F3F_3F3F_3F3F_3F3F
+    let aboveZ = low7 &+ 0x2525_2525_2525_2525
+    let upper = atLeastA & ~aboveZ & ~word & 0x8080_8080_8080_8080
+    return word | (upper &>> 2)
   }
 
   /// The fields of a cookie made from a `Set-Cookie` line: its domain, the
@@ -230,8 +273,9 @@ extension Cookie {
   enum DomainResolution {
     /// The request host (serialized), host-only or not.
     case host(isHostOnly: Bool)
-    /// The attribute itself, not host-only.
-    case attribute
+    /// The attribute itself, not host-only; its `String` when the domain
+    /// facts hold one to share (see ``DomainFacts/isPublicSuffix(sharingName:)``).
+    case attribute(String?)
     /// The attribute is unusable.
     case rejected(CookieExclusionReason)
   }
@@ -239,25 +283,27 @@ extension Cookie {
   /// §5.7 steps 6–8 for a non-empty Domain attribute (lower-cased, without
   /// its leading "."): the cookie's domain and host-only flag, or why the
   /// attribute is unusable.
+  ///
+  /// `hostName` is `url.serializedHost`, which the caller already holds.
   static func resolveDomain(
-    attribute: UnsafeBufferPointer<UInt8>, host url: URLRecord, facts: some DomainFacts
+    attribute: UnsafeBufferPointer<UInt8>, host url: URLRecord, hostName: borrowing String,
+    facts: some DomainFacts
   ) -> DomainResolution {
     // Step 6: non-ASCII Domain attributes are rejected.
     var combined: UInt8 = 0
     for byte in attribute { combined |= byte }
     guard combined < 0x80 else { return .rejected(.invalidDomain) }
     // A native string's bytes are read in place (no copy of the string).
-    let hostName = url.serializedHost
     if let resolution = hostName.utf8.withContiguousStorageIfAvailable({
       resolveDomain(attribute: attribute, host: $0, url: url, facts: facts)
     }) {
       return resolution
     }
-    var copy = hostName
+    var copy = copy hostName
     return copy.withUTF8 { resolveDomain(attribute: attribute, host: $0, url: url, facts: facts) }
   }
 
-  /// ``resolveDomain(attribute:host:facts:)`` given the host's bytes.
+  /// ``resolveDomain(attribute:host:hostName:facts:)`` given the host's bytes.
   private static func resolveDomain(
     attribute: UnsafeBufferPointer<UInt8>, host: UnsafeBufferPointer<UInt8>, url: URLRecord,
     facts: some DomainFacts
@@ -278,7 +324,8 @@ extension Cookie {
       return equalsHost || bare ? .host(isHostOnly: true) : .rejected(.domainMismatch)
     }
     // Step 7: a public suffix is only allowed as the host itself (host-only).
-    if facts.isPublicSuffix(utf8: attribute) {
+    let publicSuffix = facts.isPublicSuffix(sharingName: attribute)
+    if publicSuffix.isPublicSuffix {
       return equalsHost ? .host(isHostOnly: true) : .rejected(.publicSuffix)
     }
     // Step 8: the host must domain-match the attribute.
@@ -289,6 +336,6 @@ extension Cookie {
         host.baseAddress.unsafelyUnwrapped + start, attribute.baseAddress.unsafelyUnwrapped,
         attribute.count) == 0
     else { return .rejected(.domainMismatch) }
-    return .attribute
+    return .attribute(publicSuffix.name)
   }
 }

@@ -71,22 +71,30 @@ extension Cookie {
   /// are written once, before the storage is shared.
   final class Storage: ManagedBuffer<Counts, UInt64> {
     /// A storage holding `fields` and copies of the name, value and path bytes
-    /// (valid UTF-8).
+    /// (valid UTF-8). `contiguous`: the name, an "=" and the value follow
+    /// each other in one buffer (a `Set-Cookie` line without WSP around
+    /// its "="), so the pair is copied at once.
     static func make(
       _ fields: consuming Fields, name: UnsafeBufferPointer<UInt8>,
-      value: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>
+      value: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>, contiguous: Bool = false
     ) -> Storage {
       let counts = Counts(name: name.count, value: value.count, path: path.count)
       let words = (counts.fieldsOffset + MemoryLayout<Fields>.stride) / 8
       let storage = unsafeDowncast(
         Storage.create(minimumCapacity: words) { _ in counts }, to: Storage.self)
       var target = storage.bytes
-      if !name.isEmpty {
-        target = copy(name, to: target)
-        target.pointee = UInt8(ascii: "=")
-        target += 1
+      if contiguous, !name.isEmpty, let start = name.baseAddress {
+        // `name=value` as it stands in the line: one copy.
+        target.update(from: start, count: counts.pair)
+        target += counts.pair
+      } else {
+        if !name.isEmpty {
+          target = copy(name, to: target)
+          target.pointee = UInt8(ascii: "=")
+          target += 1
+        }
+        target = copy(value, to: target)
       }
-      target = copy(value, to: target)
       _ = copy(path, to: target)
       storage.fields.initialize(to: fields)
       return storage

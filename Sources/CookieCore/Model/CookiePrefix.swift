@@ -63,25 +63,29 @@ public enum CookiePrefix: String, Sendable, CaseIterable {
 
   /// The prefixes the bytes start with, as a set of ``mask`` bits, matched
   /// case-insensitively. Names rarely start with "__", so most names are
-  /// answered by their first two bytes.
+  /// answered by their first two bytes; the rest compare the bytes after
+  /// "__" with each prefix's remainder (`__Host-Http-` extends `__Host-`).
   static func prefixMask(of bytes: UnsafeBufferPointer<UInt8>) -> UInt8 {
     guard bytes.count >= 7, bytes[0] == UInt8(ascii: "_"), bytes[1] == UInt8(ascii: "_") else {
       return 0
     }
-    var found: UInt8 = 0
-    for prefix in allCases where startsWith(bytes, prefix.rawValue) { found |= prefix.mask }
-    return found
+    if startsWith(bytes, at: 2, "secure-") { return secure.mask }
+    if startsWith(bytes, at: 2, "host-") {
+      return startsWith(bytes, at: 7, "http-") ? host.mask | hostHTTP.mask : host.mask
+    }
+    return startsWith(bytes, at: 2, "http-") ? http.mask : 0
   }
 
-  /// Whether `bytes` start with the ASCII `prefix`, ignoring ASCII case.
-  private static func startsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: String) -> Bool {
-    let prefix = prefix.utf8
-    guard bytes.count >= prefix.count else { return false }
-    var index = 0
-    for byte in prefix {
-      if lowered(bytes[index]) != lowered(byte) { return false }
-      index += 1
-    }
+  /// Whether `bytes` hold the lower-case ASCII `word` at `start`, ignoring
+  /// ASCII case.
+  @inline(__always)
+  private static func startsWith(
+    _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ word: StaticString
+  ) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard bytes.count - start >= count else { return false }
+    let letters = word.utf8Start
+    for index in 0..<count where lowered(bytes[start + index]) != letters[index] { return false }
     return true
   }
 

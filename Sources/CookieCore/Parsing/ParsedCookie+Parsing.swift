@@ -201,28 +201,33 @@ extension ParsedCookie {
 
   /// Whether any of the `n` octets at `p` is a CTL other than HTAB
   /// (%x00-08 / %x0A-1F / %x7F), eight octets at a time.
+  ///
+  /// Indices stay within `0...n`, so their arithmetic wraps (no overflow
+  /// checks in the loop).
   static func hasDisallowedOctet(_ p: UnsafePointer<UInt8>, count n: Int) -> Bool {
     let raw = UnsafeRawPointer(p)
     var i = 0
-    // Sixteen octets a step: the common line has no control octet at all.
-    while n - i >= 16 {
-      if mayHaveControl(loadWord(raw, i)) | mayHaveControl(loadWord(raw, i + 8)) != 0
-        && hasDisallowedOctet(p, from: i, to: i + 16)
-      {
+    // Thirty-two octets a step, flags OR-ed before they are masked (see
+    // ``controlFlags(_:)``): the common line has no control octet at all.
+    while n &- i >= 32 {
+      let flags =
+        controlFlags(loadWord(raw, i)) | controlFlags(loadWord(raw, i &+ 8))
+        | controlFlags(loadWord(raw, i &+ 16)) | controlFlags(loadWord(raw, i &+ 24))
+      if flags & 0x8080_8080_8080_8080 != 0 && hasDisallowedOctet(p, from: i, to: i &+ 32) {
         return true
       }
-      i += 16
+      i &+= 32
     }
-    if n - i >= 8 {
-      if mayHaveControl(loadWord(raw, i)) != 0 && hasDisallowedOctet(p, from: i, to: i + 8) {
+    while n &- i >= 8 {
+      if mayHaveControl(loadWord(raw, i)) != 0 && hasDisallowedOctet(p, from: i, to: i &+ 8) {
         return true
       }
-      i += 8
+      i &+= 8
     }
     if i < n {
       // The last 1-7 octets: the buffer's last eight when there are eight.
       if n >= 8 {
-        if mayHaveControl(loadWord(raw, n - 8)) != 0 && hasDisallowedOctet(p, from: i, to: n) {
+        if mayHaveControl(loadWord(raw, n &- 8)) != 0 && hasDisallowedOctet(p, from: i, to: n) {
           return true
         }
       } else if hasDisallowedOctet(p, from: i, to: n) {
@@ -247,14 +252,22 @@ extension ParsedCookie {
   /// Non-zero when `word` may hold an octet below 0x20 or DEL: no false
   /// negative; false positives (HTAB, 0x80-0x9F, 0xFF, a space above a
   /// match) are sorted out octet by octet.
+  @inline(__always)
+  private static func mayHaveControl(_ word: UInt64) -> UInt64 {
+    controlFlags(word) & 0x8080_8080_8080_8080
+  }
+
+  /// ``mayHaveControl(_:)`` before its final mask: the high bit of an octet
+  /// is the flag, the other bits are noise (flags of several words can be
+  /// OR-ed and masked once).
   ///
   /// `(b + 1) & 0x7F` is below 0x21 exactly for 0x00-0x1F and 0x7F among
   /// ASCII octets; adding 1 to 7-bit octets never carries.
   @inline(__always)
-  private static func mayHaveControl(_ word: UInt64) -> UInt64 {
+  private static func controlFlags(_ word: UInt64) -> UInt64 {
     let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
     let shifted = ((word & low7) &+ 0x0101_0101_0101_0101) & low7
-    return (shifted &- 0x2121_2121_2121_2121) & 0x8080_8080_8080_8080
+    return shifted &- 0x2121_2121_2121_2121
   }
 
   /// The index of the first ";" in `start..<n`, or `n`.
@@ -287,25 +300,26 @@ extension ParsedCookie {
   private static func nextOctet(
     _ p: UnsafePointer<UInt8>, from start: Int, to n: Int, _ flags: (UInt64) -> UInt64
   ) -> Int {
+    // Indices stay within `start...n`: their arithmetic wraps.
     var i = start
     let raw = UnsafeRawPointer(p)
-    while n - i >= 8 {
+    while n &- i >= 8 {
       let mask = flags(loadWord(raw, i))
-      if mask != 0 { return i + mask.trailingZeroBitCount >> 3 }
-      i += 8
+      if mask != 0 { return i &+ mask.trailingZeroBitCount &>> 3 }
+      i &+= 8
     }
     guard i < n else { return n }
     if n >= 8 {
       // The last 1-7 octets: load the final eight octets of the buffer and
       // replace the ones before `i` (already scanned) by a harmless "A".
-      let base = n - 8
-      let keep = ~UInt64(0) << UInt64((i - base) * 8)
+      let base = n &- 8
+      let keep = ~UInt64(0) &<< UInt64(truncatingIfNeeded: (i &- base) &* 8)
       let mask = flags((loadWord(raw, base) & keep) | (0x4141_4141_4141_4141 & ~keep))
-      return mask != 0 ? base + mask.trailingZeroBitCount >> 3 : n
+      return mask != 0 ? base &+ mask.trailingZeroBitCount &>> 3 : n
     }
     while i < n {
       if flags(UInt64(p[i])) & 0x80 != 0 { return i }
-      i += 1
+      i &+= 1
     }
     return n
   }
@@ -390,8 +404,12 @@ extension ParsedCookie {
   /// Narrows `start..<end` to exclude leading and trailing WSP (SP, HTAB).
   @inline(__always)
   private static func trimWSP(_ p: UnsafePointer<UInt8>, _ start: inout Int, _ end: inout Int) {
-    while start < end, p[start] == 0x20 || p[start] == 0x09 { start += 1 }
-    while end > start, p[end - 1] == 0x20 || p[end - 1] == 0x09 { end -= 1 }
+    // Indices stay within the buffer: their arithmetic wraps. One compare
+    // rules out most octets (WSP is at most 0x20).
+    while start < end, p[start] <= 0x20, p[start] == 0x20 || p[start] == 0x09 { start &+= 1 }
+    while end > start, p[end &- 1] <= 0x20, p[end &- 1] == 0x20 || p[end &- 1] == 0x09 {
+      end &-= 1
+    }
   }
 
   /// The `count` (1...8) octets at `p[start]`, each OR-ed with 0x20, packed

@@ -36,7 +36,11 @@ extension PublicSuffixDomainFacts {
         hash = Self.mix(hash, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         offset += 8
       }
-      if offset < bytes.count {
+      if offset < bytes.count && bytes.count >= 8 {
+        // The last 1-7 bytes: the final eight bytes of the name (the length
+        // is mixed in, so the overlap cannot make two names collide more).
+        hash = Self.mix(hash, raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+      } else if offset < bytes.count {
         var word: UInt64 = 0
         var shift: UInt64 = 0
         while offset < bytes.count {
@@ -63,13 +67,26 @@ extension PublicSuffixDomainFacts {
 
     /// The value memoised for the name with these bytes and ``hash(_:)``.
     func value(forUTF8 bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Value? {
+      index(forUTF8: bytes, hash: hash).map { values[$0] }
+    }
+
+    /// The entry for the name with these bytes and ``hash(_:)``: its value
+    /// and, when `withKey`, its key (a `String` with exactly these bytes).
+    func entry(
+      forUTF8 bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, withKey: Bool
+    ) -> (key: String?, value: Value)? {
+      index(forUTF8: bytes, hash: hash).map { (withKey ? keys[$0] : nil, values[$0]) }
+    }
+
+    /// The index of the entry for the name with these bytes and ``hash(_:)``.
+    private func index(forUTF8 bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
       guard !slots.isEmpty else { return nil }
       let mask = slots.count - 1
       var slot = Int(truncatingIfNeeded: hash) & mask
       while true {
         let index = Int(slots[slot])
         if index < 0 { return nil }
-        if hashes[index] == hash && Self.equal(keys[index], bytes) { return values[index] }
+        if hashes[index] == hash && Self.equal(keys[index], bytes) { return index }
         slot = (slot + 1) & mask
       }
     }

@@ -201,26 +201,52 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
   /// `psl_registrable_domain`. Names longer than a DNS name can be
   /// (``memoizedNameLimit``) go to libpsl directly, so that the memo table
   /// never holds the thousands of long suffixes of an absurd name.
+  ///
+  /// A plain name (``isPlainName(_:)``, the common case) is walked on the
+  /// host's own bytes, with no classified copy; the host itself is returned
+  /// when it is its own registrable domain.
   func walkedRegistrableDomain(_ host: String) -> String? {
     guard host.utf8.count <= Self.memoizedNameLimit else { return uncachedRegistrableDomain(host) }
+    if context != nil {
+      var plain = host
+      let walked = plain.withUTF8 { bytes -> (isPlain: Bool, found: String?) in
+        guard Self.isPlainName(bytes) else { return (false, nil) }
+        return (
+          true,
+          registrableStart(in: bytes).map { start in
+            start == 0
+              ? host
+              : String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+          }
+        )
+      }
+      if walked.isPlain { return walked.found }
+    }
     guard case .name(var name, let trailingDot) = Self.hostShape(of: host) else { return nil }
     guard context != nil else {
       return Self.starRuleRegistrableDomain(name).map { trailingDot ? $0 + "." : $0 }
     }
     let found = name.withUTF8 { bytes -> String? in
-      var start = 0
-      var registrable: Int?
-      while !isPublicSuffix(utf8: UnsafeBufferPointer(rebasing: bytes[start...])) {
-        guard let period = bytes[start...].firstIndex(of: dot) else { break }
-        registrable = start
-        start = period + 1
-      }
-      return registrable.map {
+      registrableStart(in: bytes).map {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[$0...]), as: UTF8.self)
       }
     }
     guard let found else { return nil }
     return trailingDot ? found + "." : found
+  }
+
+  /// The walk of ``walkedRegistrableDomain(_:)`` on a classified name's
+  /// bytes: where its registrable domain starts, or `nil` when it has none.
+  private func registrableStart(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var start = 0
+    var registrable: Int?
+    while !isPublicSuffix(utf8: UnsafeBufferPointer(rebasing: bytes[start...])) {
+      guard let period = bytes[start...].firstIndex(of: dot) else { break }
+      registrable = start
+      start = period + 1
+    }
+    return registrable
   }
 
   /// Whether `domain` is a public suffix: listed in the ICANN or private
@@ -235,18 +261,33 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
   /// ``isPublicSuffix(_:)`` of a name given as its UTF-8 bytes: the memo
   /// table is consulted without making a `String`.
   public func isPublicSuffix(utf8 domain: UnsafeBufferPointer<UInt8>) -> Bool {
+    lookUpPublicSuffix(domain, sharingName: false).isPublicSuffix
+  }
+
+  /// ``isPublicSuffix(utf8:)`` and the memo table's key for the name (made
+  /// when the name is first asked about), which a cookie's domain can share.
+  public func isPublicSuffix(
+    sharingName domain: UnsafeBufferPointer<UInt8>
+  ) -> (isPublicSuffix: Bool, name: String?) {
+    lookUpPublicSuffix(domain, sharingName: true)
+  }
+
+  /// The memo table, then libpsl; the key `String` only when `sharingName`.
+  private func lookUpPublicSuffix(
+    _ domain: UnsafeBufferPointer<UInt8>, sharingName: Bool
+  ) -> (isPublicSuffix: Bool, name: String?) {
     let key = LockedKey(bytes: domain)
-    let hit = cache.withLock { tables -> (Bool?, UInt64) in
+    let hit = cache.withLock { tables -> (entry: (key: String?, value: Bool)?, hash: UInt64) in
       let hash = tables.publicSuffix.hash(key.bytes)
-      return (tables.publicSuffix.value(forUTF8: key.bytes, hash: hash), hash)
+      return (tables.publicSuffix.entry(forUTF8: key.bytes, hash: hash, withKey: sharingName), hash)
     }
-    if let found = hit.0 { return found }
+    if let found = hit.entry { return (found.value, found.key) }
     let result = uncachedIsPublicSuffix(utf8: domain)
     let name = String(decoding: domain, as: UTF8.self)
     if domain.count <= Self.memoizedNameLimit {
-      cache.withLock { $0.publicSuffix.insert(result, for: name, hash: hit.1) }
+      cache.withLock { $0.publicSuffix.insert(result, for: name, hash: hit.hash) }
     }
-    return result
+    return (result, sharingName ? name : nil)
   }
 
   /// The longest name the memo tables keep: 253 octets, the longest DNS name
@@ -307,13 +348,16 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
     var lastLabel = 0
     for index in bytes.indices {
       let byte = bytes[index]
-      switch byte {
-      case 0, UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-        return false
-      case dot:
-        if previous == dot { return false }
-        lastLabel = index + 1
-      default: break
+      // Lower-case letters (and every octet above them) need no look.
+      if byte < UInt8(ascii: "a") {
+        switch byte {
+        case 0, UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+          return false
+        case dot:
+          if previous == dot { return false }
+          lastLabel = index &+ 1
+        default: break
+        }
       }
       previous = byte
     }
