@@ -55,7 +55,9 @@ final class CurlEasyHandle {
   /// (`CURLOPT_CURLU`), which spares libcurl parsing and serializing it
   /// again. Otherwise libcurl parses the string, as it always may.
   func setURL(_ url: URLRecord) throws(LoadError) {
-    try set(CURLOPT_URL, url.serialized)
+    // libcurl copies the string: it is written on the stack, not allocated.
+    try check(
+      url.withSerializedCString { websitedata_curl_easy_setopt_pointer(easy, CURLOPT_URL, $0) })
     let parsed = urlHandle ?? CurlURLHandle()
     urlHandle = parsed
     let handle = parsed.set(url) ? parsed.handle : nil

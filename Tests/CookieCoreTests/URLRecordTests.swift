@@ -285,6 +285,18 @@ struct URLRecordTests {
     #expect(url.isSecureScheme)
   }
 
+  @Test(arguments: [
+    "HTTPS://user:pw@EXAMPLE.com:8443/a/b?q=1#frag", "http://127.0.0.1:18581/p/0",
+    "http://[::1]:8080/", "https://example.org", "http://h/?",
+    "http://x.test:65535/caf%C3%A9?q=%20",
+    "http://h/" + String(repeating: "long/", count: 400),
+  ])
+  func theSerializedCStringIsTheSerialization(input: String) throws {
+    let url = try parse(input)
+    let fromC = url.withSerializedCString { String(cString: $0) }
+    #expect(fromC == url.serialized)
+  }
+
   @Test func userinfoIsPercentEncodedWithTheUserinfoSet() throws {
     let url = try parse("http://a b:c{d}|;=[]@h/")
     #expect(url.username == "a%20b")

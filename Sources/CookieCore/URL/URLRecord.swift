@@ -103,39 +103,69 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   /// serializing") with the fragment excluded and without the userinfo, i.e.
   /// what a request carries.
   public var serialized: String {
-    // The parts are read in place from the shared storage (no copy of the
-    // fields), measured, then copied into one allocation.
-    let storage = storage
-    var portDigits = 0
-    if let port = storage.fields.port {
-      var rest = port
-      repeat {
-        portDigits += 1
-        rest /= 10
-      } while rest > 0
+    let count = serializedCount
+    return String(unsafeUninitializedCapacity: count) { writeSerialized(into: $0) }
+  }
+
+  /// Calls `body` with ``serialized`` as a NUL-terminated C string in a
+  /// temporary buffer (on the stack when small), for C APIs that copy it
+  /// (`CURLOPT_URL`): no `String` is made.
+  public func withSerializedCString<Result>(
+    _ body: (UnsafePointer<CChar>) throws -> Result
+  ) rethrows -> Result {
+    let count = serializedCount
+    return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 1) { buffer in
+      let written = writeSerialized(into: buffer)
+      buffer[written] = 0
+      return try buffer.withMemoryRebound(to: CChar.self) { characters in
+        // The buffer holds at least the NUL, so it has an address.
+        guard let base = characters.baseAddress else { return try "".withCString(body) }
+        return try body(base)
+      }
     }
-    let count =
-      storage.fields.scheme.utf8.count + 3 + storage.serializedHost.utf8.count
+  }
+
+  /// The length of ``serialized`` in bytes.
+  private var serializedCount: Int {
+    let storage = storage
+    let portDigits = storage.fields.port.map { Self.decimalDigits(of: $0) } ?? 0
+    return storage.fields.scheme.utf8.count + 3 + storage.serializedHost.utf8.count
       + (portDigits > 0 ? portDigits + 1 : 0) + storage.fields.path.utf8.count
       + (storage.fields.query.map { $0.utf8.count + 1 } ?? 0)
-    return String(unsafeUninitializedCapacity: count) { buffer in
-      var output = SerializationBuffer(bytes: buffer)
-      output.append(storage.fields.scheme)
+  }
+
+  /// Writes ``serialized`` at the start of `buffer` (at least
+  /// ``serializedCount`` bytes), reading the parts in place from the shared
+  /// storage; returns the count written.
+  private func writeSerialized(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    let storage = storage
+    var output = SerializationBuffer(bytes: buffer)
+    output.append(storage.fields.scheme)
+    output.append(UInt8(ascii: ":"))
+    output.append(UInt8(ascii: "/"))
+    output.append(UInt8(ascii: "/"))
+    output.append(storage.serializedHost)
+    if let port = storage.fields.port {
       output.append(UInt8(ascii: ":"))
-      output.append(UInt8(ascii: "/"))
-      output.append(UInt8(ascii: "/"))
-      output.append(storage.serializedHost)
-      if let port = storage.fields.port {
-        output.append(UInt8(ascii: ":"))
-        output.append(digitsOf: port, count: portDigits)
-      }
-      output.append(storage.fields.path)
-      if let query = storage.fields.query {
-        output.append(UInt8(ascii: "?"))
-        output.append(query)
-      }
-      return output.count
+      output.append(digitsOf: port, count: Self.decimalDigits(of: port))
     }
+    output.append(storage.fields.path)
+    if let query = storage.fields.query {
+      output.append(UInt8(ascii: "?"))
+      output.append(query)
+    }
+    return output.count
+  }
+
+  /// How many decimal digits `value` (not negative) has.
+  private static func decimalDigits(of value: Int) -> Int {
+    var digits = 0
+    var rest = value
+    repeat {
+      digits += 1
+      rest /= 10
+    } while rest > 0
+    return digits
   }
 
   public var description: String { serialized }
