@@ -207,6 +207,7 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// Whether this is a browser-initiated GET navigation over HTTP (no
   /// initiator, no redirect, no other detail): same-site with itself, so
   /// ``ContextSites`` needs no site at all.
+  @inline(__always)
   var isBrowserNavigation: Bool {
     kind == .navigation && source == .http && details == nil
   }

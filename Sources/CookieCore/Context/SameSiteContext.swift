@@ -78,9 +78,11 @@ public struct ContextSites: Sendable {
   /// top-level site.
   public init(_ context: borrowing CookieRequestContext, facts: borrowing any DomainFacts) {
     self.facts = copy facts
-    requestURL = context.url
     if context.isBrowserNavigation {
       // What `decide` answers first, without reading the context's details.
+      // (The URL is copied in each branch: one retain here, not a retain of
+      // both references and a release.)
+      requestURL = context.url
       separateTopLevelURL = nil
       forRequest = .strict
       forResponse = .strict
@@ -88,6 +90,7 @@ public struct ContextSites: Sendable {
       hasCrossSiteAncestor = context.hasCrossSiteAncestorFrame
       return
     }
+    requestURL = context.url
     separateTopLevelURL = context.kind == .navigation ? nil : context.topLevelURL
     let decision = Self.decide(context, facts: facts)
     forRequest = decision.forRequest
