@@ -67,7 +67,8 @@ extension CookieJar {
           var inPartition = false
           if flags & StoredCookie.Flags.partitioned != 0 {
             if partitionSite == nil { partitionSite = sites.serializedTopLevelSite }
-            inPartition = rules.isPartition(stored.pointee.cookie, site: partitionSite)
+            inPartition = rules.isPartition(
+              stored.pointee.cookie, site: partitionSite, sites: sites)
           }
           guard rules.isSent(stored, domainMatches: true, inPartition: inPartition) else {
             continue

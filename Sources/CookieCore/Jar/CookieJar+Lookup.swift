@@ -94,7 +94,7 @@ extension CookieJar {
             stored.isHostOnly
             ? stored.cookie.domain == host
             : CookieDomain.matches(host: host, isIPAddress: isIP, domain: stored.cookie.domain)
-          let inPartition = stored.isPartitioned && rules.inPartition(stored)
+          let inPartition = stored.isPartitioned && rules.inPartition(stored, sites: sites)
           var entry = stored
           let status = withUnsafePointer(to: &entry) {
             rules.status(of: $0, domainMatches: domainMatches, inPartition: inPartition)
@@ -113,7 +113,7 @@ extension CookieJar {
       scan.included.reserveCapacity(16)
       byDomain.forEachList(ofHostAndParents: host, isIPAddress: isIP) { list, isHost in
         let before = scan.included.count
-        rules.collect(list, isHostList: isHost, into: &scan)
+        rules.collect(list, isHostList: isHost, sites: sites, into: &scan)
         if scan.included.count > before {
           contributingLists += 1
           if contributingLists == 2 { secondRunStart = before }
@@ -215,7 +215,6 @@ struct LookupRules {
   let sameSite: SameSiteContext
   let enforcement: SameSiteEnforcement
   let laxUnsafeWindow: Double
-  let sites: ContextSites
   let policy: ThirdPartyCookiePolicy
   let isThirdParty: Bool
   let now: Double
@@ -240,7 +239,6 @@ struct LookupRules {
     sameSite = sites.forRequest
     enforcement = configuration.sameSiteEnforcement
     laxUnsafeWindow = configuration.laxAllowingUnsafeWindowSeconds
-    self.sites = sites
     policy = configuration.thirdPartyPolicy
     isThirdParty = sites.isThirdParty
     self.now = now
@@ -295,9 +293,10 @@ struct LookupRules {
   /// Adds the cookies of one domain list that the request gets to `scan`
   /// (the expired ones to its expired list). `isHostList`: the list is the
   /// request host's own; otherwise a parent domain's, whose host-only cookies
-  /// do not domain-match.
+  /// do not domain-match. `sites`: the request's, as given to ``init``.
   func collect(
-    _ list: UnsafeBufferPointer<StoredCookie>, isHostList: Bool, into scan: inout CookieJar.Scan
+    _ list: UnsafeBufferPointer<StoredCookie>, isHostList: Bool, sites: ContextSites,
+    into scan: inout CookieJar.Scan
   ) {
     let buffer = list
     guard let base = buffer.baseAddress else { return }
@@ -308,7 +307,7 @@ struct LookupRules {
       var inPartition = false
       if stored.pointee.isPartitioned {
         if scan.partitionSite == nil { scan.partitionSite = sites.serializedTopLevelSite }
-        inPartition = isPartition(stored.pointee.cookie, site: scan.partitionSite)
+        inPartition = isPartition(stored.pointee.cookie, site: scan.partitionSite, sites: sites)
       }
       if stored.pointee.expiry <= now {
         scan.expired.append(stored.pointee)
@@ -345,15 +344,16 @@ struct LookupRules {
   }
 
   /// Whether a partitioned cookie belongs to the request's partition, given
-  /// the serialized top-level site.
-  func isPartition(_ cookie: Cookie, site: String?) -> Bool {
+  /// the serialized top-level site. `sites` are not kept in the rules: a
+  /// copy would retain every string and the facts they hold, per lookup.
+  func isPartition(_ cookie: Cookie, site: String?, sites: ContextSites) -> Bool {
     guard let key = cookie.partitionKey, let site else { return false }
     return sites.isPartition(key, serializedTopLevelSite: site)
   }
 
   /// Whether a partitioned cookie belongs to the request's partition.
-  func inPartition(_ stored: StoredCookie) -> Bool {
-    isPartition(stored.cookie, site: sites.serializedTopLevelSite)
+  func inPartition(_ stored: StoredCookie, sites: ContextSites) -> Bool {
+    isPartition(stored.cookie, site: sites.serializedTopLevelSite, sites: sites)
   }
 
   /// §5.1.4 path-match of the request path against the cookie's path,
