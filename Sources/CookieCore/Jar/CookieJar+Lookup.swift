@@ -79,12 +79,22 @@ extension CookieJar {
   func scan(
     _ context: CookieRequestContext, sites: ContextSites, now: Date, explain: Bool
   ) -> Scan {
+    LookupRules.withPathBytes(of: context) {
+      scan(context, sites: sites, now: now, explain: explain, path: $0)
+    }
+  }
+
+  /// ``scan(_:sites:now:explain:)`` given the request path's bytes.
+  private func scan(
+    _ context: CookieRequestContext, sites: ContextSites, now: Date, explain: Bool,
+    path: UnsafeBufferPointer<UInt8>
+  ) -> Scan {
     var scan = Scan()
     let host = context.url.serializedHost
     let isIP = context.url.hostIsIPAddress
     let rules = LookupRules(
       context: context, sites: sites, configuration: configuration,
-      now: now.timeIntervalSince1970)
+      now: now.timeIntervalSince1970, path: path)
     var contributingLists = 0
     var secondRunStart = 0
     if explain {
@@ -219,7 +229,9 @@ struct LookupRules {
   let isThirdParty: Bool
   let now: Double
   let accessRefreshThreshold: Double
-  let path: String
+  /// The request path's bytes, valid while the rules are used (see
+  /// ``withPathBytes(of:_:)``).
+  let path: UnsafeBufferPointer<UInt8>
   let pathCount: Int
   let pathPrefix: UInt64
   /// ``StoredCookie/flags`` that exclude a cookie in this context whatever
@@ -232,7 +244,7 @@ struct LookupRules {
 
   init(
     context: CookieRequestContext, sites: ContextSites, configuration: CookieJarConfiguration,
-    now: Double
+    now: Double, path: UnsafeBufferPointer<UInt8>
   ) {
     secureOrigin = context.isSecureOrigin
     isScript = !context.source.isHTTP
@@ -243,14 +255,26 @@ struct LookupRules {
     isThirdParty = sites.isThirdParty
     self.now = now
     accessRefreshThreshold = configuration.lastAccessUpdateThresholdSeconds
-    path = context.url.path
-    pathCount = path.utf8.count
+    self.path = path
+    pathCount = path.count
     pathPrefix = StoredCookie.prefix(path)
     rejectedFlags =
       (secureOrigin ? 0 : StoredCookie.Flags.secure) | (isScript ? StoredCookie.Flags.httpOnly : 0)
     isSimple =
       sameSite == .strict
       && (policy == .allowAll || (!isThirdParty && policy != .blockAll))
+  }
+
+  /// Calls `body` with the bytes of the request path, read in place (no
+  /// copy of the string, so no retain, for a native string).
+  static func withPathBytes<Result>(
+    of context: CookieRequestContext, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    if let result = context.url.path.utf8.withContiguousStorageIfAvailable(body) {
+      return result
+    }
+    var path = context.url.path
+    return path.withUTF8(body)
   }
 
   @inline(__always)
@@ -380,7 +404,7 @@ struct LookupRules {
   @inline(__always)
   func nextPathByte(at offset: Int) -> UInt8 {
     if offset < 8 { return UInt8(truncatingIfNeeded: pathPrefix >> (UInt64(offset) * 8)) }
-    return path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: offset)]
+    return path[offset]
   }
 
   /// §5.8.3 step 1: SameSite enforcement for the request's context, with

@@ -110,17 +110,6 @@ struct StoredCookie: Sendable {
     return UInt16(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 48)
   }
 
-  /// The first 8 bytes of `string`, little-endian, zero-padded. Reads the
-  /// string in place (no copy, so no retain, for a native string).
-  static func prefix(_ string: String) -> UInt64 {
-    if let value = string.utf8.withContiguousStorageIfAvailable(prefix) { return value }
-    var value: UInt64 = 0
-    for (index, byte) in string.utf8.prefix(8).enumerated() {
-      value |= UInt64(byte) << (UInt64(index) * 8)
-    }
-    return value
-  }
-
   /// The first 8 of `bytes`, little-endian, zero-padded.
   @inline(__always)
   static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
