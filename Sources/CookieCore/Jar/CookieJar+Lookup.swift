@@ -21,13 +21,14 @@ extension CookieJar {
     return result
   }
 
-  /// A cookie a lookup sends: what header order and refreshing need, and
-  /// the cookie's storage.
+  /// A cookie a lookup sends: what header order and refreshing need, the
+  /// cookie's storage and where its header pair is read.
   ///
-  /// The storage is referenced without retaining it: the jar holds it, and
-  /// the jar is not changed until the lookup's results are built (see
-  /// ``finish(_:now:changes:accessed:)``, which takes a strong reference
-  /// before changing anything).
+  /// The storage is referenced without retaining it, and the pair may be
+  /// read from the jar's own ``StoredCookie`` (its ``StoredCookie/inlinePair``):
+  /// the jar holds both, and the jar is not changed until the lookup's
+  /// results are built (see ``finish(_:now:changes:accessed:)``, which takes
+  /// a strong reference before changing anything).
   struct Included {
     unowned(unsafe) let storage: Cookie.Storage
     let pathLength: Int
@@ -35,13 +36,27 @@ extension CookieJar {
     let sequence: UInt64
     /// The length of the header pair (``StoredCookie/pairLength``).
     let pairLength: Int
+    /// The header pair's first byte.
+    let pairStart: UnsafePointer<UInt8>
 
+    /// The cookie at `stored`, an entry of one of the jar's lists.
     init(_ stored: UnsafePointer<StoredCookie>) {
       storage = stored.pointee.cookie.storage
       pathLength = stored.pointee.pathLength
       created = stored.pointee.created
       sequence = stored.pointee.sequence
       pairLength = stored.pointee.pairLength
+      pairStart = StoredCookie.pairStart(stored)
+    }
+
+    /// A copy of a jar's entry: its pair is read from the storage.
+    init(copy stored: StoredCookie) {
+      storage = stored.cookie.storage
+      pathLength = stored.pathLength
+      created = stored.created
+      sequence = stored.sequence
+      pairLength = stored.pairLength
+      pairStart = stored.cookie.storage.pairStart
     }
 
     /// The cookie (a strong reference).
@@ -110,7 +125,7 @@ extension CookieJar {
             rules.status(of: $0, domainMatches: domainMatches, inPartition: inPartition)
           }
           if status.isIncluded {
-            scan.included.append(withUnsafePointer(to: &entry) { Included($0) })
+            scan.included.append(Included(copy: stored))
           } else {
             if status.contains(.expired) { scan.expired.append(stored) }
             scan.excluded.append(.init(cookie: stored.cookie, status: status))
@@ -185,7 +200,7 @@ extension CookieJar {
           target += 2
         }
         let count = cookies[position].pairLength
-        target.update(from: cookies[position].storage.pairStart, count: count)
+        target.update(from: cookies[position].pairStart, count: count)
         target += count
       }
       return length
