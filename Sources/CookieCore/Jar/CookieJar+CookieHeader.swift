@@ -38,9 +38,20 @@ extension CookieJar {
   func unchangingHeader(
     _ context: CookieRequestContext, sites: ContextSites, now: Date, scratch: LookupScratch
   ) -> String?? {
+    LookupRules.withPathBytes(of: context) {
+      unchangingHeader(context, sites: sites, now: now, scratch: scratch, path: $0)
+    }
+  }
+
+  /// ``unchangingHeader(_:sites:now:scratch:)`` given the request path's
+  /// bytes (read in place: the path is not retained).
+  private func unchangingHeader(
+    _ context: CookieRequestContext, sites: ContextSites, now: Date, scratch: LookupScratch,
+    path: UnsafeBufferPointer<UInt8>
+  ) -> String?? {
     let rules = LookupRules(
       context: context, sites: sites, configuration: configuration,
-      now: now.timeIntervalSince1970)
+      now: now.timeIntervalSince1970, path: path)
     var count = 0
     var changes = false
     var partitionSite: String?
@@ -67,7 +78,8 @@ extension CookieJar {
           var inPartition = false
           if flags & StoredCookie.Flags.partitioned != 0 {
             if partitionSite == nil { partitionSite = sites.serializedTopLevelSite }
-            inPartition = rules.isPartition(stored.pointee.cookie, site: partitionSite)
+            inPartition = rules.isPartition(
+              stored.pointee.cookie, site: partitionSite, sites: sites)
           }
           guard rules.isSent(stored, domainMatches: true, inPartition: inPartition) else {
             continue

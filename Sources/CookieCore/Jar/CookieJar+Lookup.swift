@@ -21,13 +21,14 @@ extension CookieJar {
     return result
   }
 
-  /// A cookie a lookup sends: what header order and refreshing need, and
-  /// the cookie's storage.
+  /// A cookie a lookup sends: what header order and refreshing need, the
+  /// cookie's storage and where its header pair is read.
   ///
-  /// The storage is referenced without retaining it: the jar holds it, and
-  /// the jar is not changed until the lookup's results are built (see
-  /// ``finish(_:now:changes:accessed:)``, which takes a strong reference
-  /// before changing anything).
+  /// The storage is referenced without retaining it, and the pair may be
+  /// read from the jar's own ``StoredCookie`` (its ``StoredCookie/inlinePair``):
+  /// the jar holds both, and the jar is not changed until the lookup's
+  /// results are built (see ``finish(_:now:changes:accessed:)``, which takes
+  /// a strong reference before changing anything).
   struct Included {
     unowned(unsafe) let storage: Cookie.Storage
     let pathLength: Int
@@ -35,13 +36,27 @@ extension CookieJar {
     let sequence: UInt64
     /// The length of the header pair (``StoredCookie/pairLength``).
     let pairLength: Int
+    /// The header pair's first byte.
+    let pairStart: UnsafePointer<UInt8>
 
+    /// The cookie at `stored`, an entry of one of the jar's lists.
     init(_ stored: UnsafePointer<StoredCookie>) {
       storage = stored.pointee.cookie.storage
       pathLength = stored.pointee.pathLength
       created = stored.pointee.created
       sequence = stored.pointee.sequence
       pairLength = stored.pointee.pairLength
+      pairStart = StoredCookie.pairStart(stored)
+    }
+
+    /// A copy of a jar's entry: its pair is read from the storage.
+    init(copy stored: StoredCookie) {
+      storage = stored.cookie.storage
+      pathLength = stored.pathLength
+      created = stored.created
+      sequence = stored.sequence
+      pairLength = stored.pairLength
+      pairStart = stored.cookie.storage.pairStart
     }
 
     /// The cookie (a strong reference).
@@ -79,12 +94,22 @@ extension CookieJar {
   func scan(
     _ context: CookieRequestContext, sites: ContextSites, now: Date, explain: Bool
   ) -> Scan {
+    LookupRules.withPathBytes(of: context) {
+      scan(context, sites: sites, now: now, explain: explain, path: $0)
+    }
+  }
+
+  /// ``scan(_:sites:now:explain:)`` given the request path's bytes.
+  private func scan(
+    _ context: CookieRequestContext, sites: ContextSites, now: Date, explain: Bool,
+    path: UnsafeBufferPointer<UInt8>
+  ) -> Scan {
     var scan = Scan()
     let host = context.url.serializedHost
     let isIP = context.url.hostIsIPAddress
     let rules = LookupRules(
       context: context, sites: sites, configuration: configuration,
-      now: now.timeIntervalSince1970)
+      now: now.timeIntervalSince1970, path: path)
     var contributingLists = 0
     var secondRunStart = 0
     if explain {
@@ -94,13 +119,13 @@ extension CookieJar {
             stored.isHostOnly
             ? stored.cookie.domain == host
             : CookieDomain.matches(host: host, isIPAddress: isIP, domain: stored.cookie.domain)
-          let inPartition = stored.isPartitioned && rules.inPartition(stored)
+          let inPartition = stored.isPartitioned && rules.inPartition(stored, sites: sites)
           var entry = stored
           let status = withUnsafePointer(to: &entry) {
             rules.status(of: $0, domainMatches: domainMatches, inPartition: inPartition)
           }
           if status.isIncluded {
-            scan.included.append(withUnsafePointer(to: &entry) { Included($0) })
+            scan.included.append(Included(copy: stored))
           } else {
             if status.contains(.expired) { scan.expired.append(stored) }
             scan.excluded.append(.init(cookie: stored.cookie, status: status))
@@ -113,7 +138,7 @@ extension CookieJar {
       scan.included.reserveCapacity(16)
       byDomain.forEachList(ofHostAndParents: host, isIPAddress: isIP) { list, isHost in
         let before = scan.included.count
-        rules.collect(list, isHostList: isHost, into: &scan)
+        rules.collect(list, isHostList: isHost, sites: sites, into: &scan)
         if scan.included.count > before {
           contributingLists += 1
           if contributingLists == 2 { secondRunStart = before }
@@ -175,7 +200,7 @@ extension CookieJar {
           target += 2
         }
         let count = cookies[position].pairLength
-        target.update(from: cookies[position].storage.pairStart, count: count)
+        target.update(from: cookies[position].pairStart, count: count)
         target += count
       }
       return length
@@ -215,12 +240,13 @@ struct LookupRules {
   let sameSite: SameSiteContext
   let enforcement: SameSiteEnforcement
   let laxUnsafeWindow: Double
-  let sites: ContextSites
   let policy: ThirdPartyCookiePolicy
   let isThirdParty: Bool
   let now: Double
   let accessRefreshThreshold: Double
-  let path: String
+  /// The request path's bytes, valid while the rules are used (see
+  /// ``withPathBytes(of:_:)``).
+  let path: UnsafeBufferPointer<UInt8>
   let pathCount: Int
   let pathPrefix: UInt64
   /// ``StoredCookie/flags`` that exclude a cookie in this context whatever
@@ -233,26 +259,37 @@ struct LookupRules {
 
   init(
     context: CookieRequestContext, sites: ContextSites, configuration: CookieJarConfiguration,
-    now: Double
+    now: Double, path: UnsafeBufferPointer<UInt8>
   ) {
     secureOrigin = context.isSecureOrigin
     isScript = !context.source.isHTTP
     sameSite = sites.forRequest
     enforcement = configuration.sameSiteEnforcement
     laxUnsafeWindow = configuration.laxAllowingUnsafeWindowSeconds
-    self.sites = sites
     policy = configuration.thirdPartyPolicy
     isThirdParty = sites.isThirdParty
     self.now = now
     accessRefreshThreshold = configuration.lastAccessUpdateThresholdSeconds
-    path = context.url.path
-    pathCount = path.utf8.count
+    self.path = path
+    pathCount = path.count
     pathPrefix = StoredCookie.prefix(path)
     rejectedFlags =
       (secureOrigin ? 0 : StoredCookie.Flags.secure) | (isScript ? StoredCookie.Flags.httpOnly : 0)
     isSimple =
       sameSite == .strict
       && (policy == .allowAll || (!isThirdParty && policy != .blockAll))
+  }
+
+  /// Calls `body` with the bytes of the request path, read in place (no
+  /// copy of the string, so no retain, for a native string).
+  static func withPathBytes<Result>(
+    of context: CookieRequestContext, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    if let result = context.url.path.utf8.withContiguousStorageIfAvailable(body) {
+      return result
+    }
+    var path = context.url.path
+    return path.withUTF8(body)
   }
 
   @inline(__always)
@@ -295,9 +332,10 @@ struct LookupRules {
   /// Adds the cookies of one domain list that the request gets to `scan`
   /// (the expired ones to its expired list). `isHostList`: the list is the
   /// request host's own; otherwise a parent domain's, whose host-only cookies
-  /// do not domain-match.
+  /// do not domain-match. `sites`: the request's, as given to ``init``.
   func collect(
-    _ list: UnsafeBufferPointer<StoredCookie>, isHostList: Bool, into scan: inout CookieJar.Scan
+    _ list: UnsafeBufferPointer<StoredCookie>, isHostList: Bool, sites: ContextSites,
+    into scan: inout CookieJar.Scan
   ) {
     let buffer = list
     guard let base = buffer.baseAddress else { return }
@@ -308,7 +346,7 @@ struct LookupRules {
       var inPartition = false
       if stored.pointee.isPartitioned {
         if scan.partitionSite == nil { scan.partitionSite = sites.serializedTopLevelSite }
-        inPartition = isPartition(stored.pointee.cookie, site: scan.partitionSite)
+        inPartition = isPartition(stored.pointee.cookie, site: scan.partitionSite, sites: sites)
       }
       if stored.pointee.expiry <= now {
         scan.expired.append(stored.pointee)
@@ -345,15 +383,16 @@ struct LookupRules {
   }
 
   /// Whether a partitioned cookie belongs to the request's partition, given
-  /// the serialized top-level site.
-  func isPartition(_ cookie: Cookie, site: String?) -> Bool {
+  /// the serialized top-level site. `sites` are not kept in the rules: a
+  /// copy would retain every string and the facts they hold, per lookup.
+  func isPartition(_ cookie: Cookie, site: String?, sites: ContextSites) -> Bool {
     guard let key = cookie.partitionKey, let site else { return false }
     return sites.isPartition(key, serializedTopLevelSite: site)
   }
 
   /// Whether a partitioned cookie belongs to the request's partition.
-  func inPartition(_ stored: StoredCookie) -> Bool {
-    isPartition(stored.cookie, site: sites.serializedTopLevelSite)
+  func inPartition(_ stored: StoredCookie, sites: ContextSites) -> Bool {
+    isPartition(stored.cookie, site: sites.serializedTopLevelSite, sites: sites)
   }
 
   /// §5.1.4 path-match of the request path against the cookie's path,
@@ -380,7 +419,7 @@ struct LookupRules {
   @inline(__always)
   func nextPathByte(at offset: Int) -> UInt8 {
     if offset < 8 { return UInt8(truncatingIfNeeded: pathPrefix >> (UInt64(offset) * 8)) }
-    return path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: offset)]
+    return path[offset]
   }
 
   /// §5.8.3 step 1: SameSite enforcement for the request's context, with

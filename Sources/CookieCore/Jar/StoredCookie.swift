@@ -2,8 +2,9 @@ import Foundation
 
 /// A cookie as the jar holds it: the fields lookups test, stored inline so
 /// that a domain's list is one contiguous array scanned without chasing
-/// pointers (64 bytes a cookie), plus the full cookie (one reference to its
-/// shared storage, read only for cookies that are sent).
+/// pointers (96 bytes a cookie), plus the full cookie (one reference to its
+/// shared storage, read only for cookies that are sent and whose header pair
+/// is longer than ``inlinePairCapacity``).
 ///
 /// Immutable: changing a cookie means replacing its `StoredCookie`.
 struct StoredCookie: Sendable {
@@ -36,6 +37,14 @@ struct StoredCookie: Sendable {
   /// The length of the cookie's header pair (`Cookie.Counts.pair`): a
   /// lookup sizes the Cookie header without reading each storage first.
   let pairLength32: UInt32
+  /// The header pair's bytes when it fits in ``inlinePairCapacity`` bytes
+  /// (zero-padded), so that a lookup copies a sent cookie's pair from the
+  /// lines its scan already loaded; unused (zero) for a longer pair, which
+  /// is read from the storage.
+  let inlinePair: (UInt64, UInt64, UInt64, UInt64)
+
+  /// The longest header pair kept in ``inlinePair``.
+  static let inlinePairCapacity = 32
 
   /// The bits of ``flags``.
   enum Flags {
@@ -55,7 +64,15 @@ struct StoredCookie: Sendable {
     created = fields.pointee.createdAt.timeIntervalSince1970
     lastAccessed = fields.pointee.lastAccessedAt.timeIntervalSince1970
     nameHash = Self.nameHash(storage.nameBytes)
-    pairLength32 = UInt32(truncatingIfNeeded: storage.counts.pair)
+    let pairLength = storage.counts.pair
+    pairLength32 = UInt32(truncatingIfNeeded: pairLength)
+    var inlinePair: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    if pairLength <= Self.inlinePairCapacity {
+      withUnsafeMutableBytes(of: &inlinePair) {
+        $0.baseAddress?.copyMemory(from: storage.pairStart, byteCount: pairLength)
+      }
+    }
+    self.inlinePair = inlinePair
     let path = storage.pathBytes
     pathPrefix = Self.prefix(path)
     pathLength32 = UInt32(truncatingIfNeeded: path.count)
@@ -77,6 +94,19 @@ struct StoredCookie: Sendable {
   var isHTTPOnly: Bool { flags & Flags.httpOnly != 0 }
   var isPartitioned: Bool { flags & Flags.partitioned != 0 }
   var sameSite: SameSite { SameSite(rawValue: Int(flags >> Flags.sameSiteShift)) ?? .unspecified }
+
+  /// The first byte of the header pair of the cookie at `stored`: its
+  /// ``inlinePair`` when the pair fits there, else the storage's. Valid while
+  /// `stored` stays where it is.
+  @inline(__always)
+  static func pairStart(_ stored: UnsafePointer<StoredCookie>) -> UnsafePointer<UInt8> {
+    if stored.pointee.pairLength <= inlinePairCapacity,
+      let inline = stored.pointer(to: \.inlinePair)
+    {
+      return UnsafeRawPointer(inline).assumingMemoryBound(to: UInt8.self)
+    }
+    return stored.pointee.cookie.storage.pairStart
+  }
 
   /// Whether this cookie is sent before `other` (§5.8.3 step 2: longer paths
   /// first, then earlier creation times).
@@ -108,12 +138,6 @@ struct StoredCookie: Sendable {
     }
     word ^= UInt64(bytes.count) &* 0xFF51_AFD7_ED55_8CCD
     return UInt16(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 48)
-  }
-
-  /// The first 8 bytes of `string`, little-endian, zero-padded.
-  static func prefix(_ string: String) -> UInt64 {
-    var string = string
-    return string.withUTF8(prefix)
   }
 
   /// The first 8 of `bytes`, little-endian, zero-padded.
