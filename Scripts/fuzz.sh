@@ -24,13 +24,15 @@ linker=()
 if [[ -x "$(dirname "$(command -v swiftc)")/ld.lld" ]]; then linker=(-use-ld=lld); fi
 
 echo "fuzz.sh: compiling $binary" >&2
-swiftc -O -wmo -sanitize=fuzzer,address -parse-as-library \
+# From the build folder (a subshell): the compiler leaves its module files in
+# the current directory, which must not be the repository.
+(cd "$build" && swiftc -O -wmo -sanitize=fuzzer,address -parse-as-library \
   -swift-version 6 -warnings-as-errors -g "${linker[@]}" \
   -module-name CookieParserFuzz \
   "$root/Fuzz/ParserFuzz.swift" \
   "$root/Sources/CookieCore/SameSite.swift" \
   "$root"/Sources/CookieCore/Parsing/*.swift \
-  -o "$binary"
+  -o "$binary")
 
 # Seed inputs: one file per line (existing files are left alone).
 seed=0
