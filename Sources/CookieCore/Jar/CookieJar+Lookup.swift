@@ -39,24 +39,16 @@ extension CookieJar {
     /// The header pair's first byte.
     let pairStart: UnsafePointer<UInt8>
 
-    /// The cookie at `stored`, an entry of one of the jar's lists.
-    init(_ stored: UnsafePointer<StoredCookie>) {
+    /// The cookie at `stored`: an entry of one of the jar's lists, whose
+    /// inline pair it may point to; or, `inList` false, a temporary copy,
+    /// whose pair is then read from the storage.
+    init(_ stored: UnsafePointer<StoredCookie>, inList: Bool = true) {
       storage = stored.pointee.cookie.storage
       pathLength = stored.pointee.pathLength
       created = stored.pointee.created
       sequence = stored.pointee.sequence
       pairLength = stored.pointee.pairLength
-      pairStart = StoredCookie.pairStart(stored)
-    }
-
-    /// A copy of a jar's entry: its pair is read from the storage.
-    init(copy stored: StoredCookie) {
-      storage = stored.cookie.storage
-      pathLength = stored.pathLength
-      created = stored.created
-      sequence = stored.sequence
-      pairLength = stored.pairLength
-      pairStart = stored.cookie.storage.pairStart
+      pairStart = inList ? StoredCookie.pairStart(stored) : storage.pairStart
     }
 
     /// The cookie (a strong reference).
@@ -125,7 +117,7 @@ extension CookieJar {
             rules.status(of: $0, domainMatches: domainMatches, inPartition: inPartition)
           }
           if status.isIncluded {
-            scan.included.append(Included(copy: stored))
+            scan.included.append(withUnsafePointer(to: &entry) { Included($0, inList: false) })
           } else {
             if status.contains(.expired) { scan.expired.append(stored) }
             scan.excluded.append(.init(cookie: stored.cookie, status: status))
@@ -285,11 +277,7 @@ struct LookupRules {
   static func withPathBytes<Result>(
     of context: CookieRequestContext, _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result {
-    if let result = context.url.path.utf8.withContiguousStorageIfAvailable(body) {
-      return result
-    }
-    var path = context.url.path
-    return path.withUTF8(body)
+    context.url.path.withUTF8Bytes(body)
   }
 
   @inline(__always)

@@ -49,9 +49,7 @@ struct DomainTable: Sendable {
 
   /// The hash of a whole domain (or site key).
   static func hash(_ domain: String) -> UInt64 {
-    if let hash = domain.utf8.withContiguousStorageIfAvailable(hash) { return hash }
-    var domain = domain
-    return domain.withUTF8(hash)
+    domain.withUTF8Bytes(hash)
   }
 
   /// The hash of a domain's bytes.
@@ -70,13 +68,7 @@ struct DomainTable: Sendable {
   /// The index of the list of `domain`.
   func index(of domain: String) -> Int? {
     // A native string's bytes are read in place (no copy of the string).
-    if let found = domain.utf8.withContiguousStorageIfAvailable({
-      index(ofList: $0, hash: Self.hash($0))
-    }) {
-      return found
-    }
-    var domain = domain
-    return domain.withUTF8 { index(ofList: $0, hash: Self.hash($0)) }
+    domain.withUTF8Bytes { index(ofList: $0, hash: Self.hash($0)) }
   }
 
   /// The cookies of `domain`.
@@ -192,12 +184,7 @@ struct DomainTable: Sendable {
     ofHostAndParents host: String, isIPAddress: Bool,
     _ body: (UnsafeBufferPointer<StoredCookie>, Bool) -> Void
   ) {
-    if host.utf8.withContiguousStorageIfAvailable({
-      forEachList(ofHostAndParents: $0, isIPAddress: isIPAddress, body)
-    }) == nil {
-      var host = host
-      host.withUTF8 { forEachList(ofHostAndParents: $0, isIPAddress: isIPAddress, body) }
-    }
+    host.withUTF8Bytes { forEachList(ofHostAndParents: $0, isIPAddress: isIPAddress, body) }
   }
 
   /// ``forEachList(ofHostAndParents:isIPAddress:_:)`` of the host's bytes.

@@ -294,13 +294,9 @@ extension Cookie {
     for byte in attribute { combined |= byte }
     guard combined < 0x80 else { return .rejected(.invalidDomain) }
     // A native string's bytes are read in place (no copy of the string).
-    if let resolution = hostName.utf8.withContiguousStorageIfAvailable({
+    return hostName.withUTF8Bytes {
       resolveDomain(attribute: attribute, host: $0, url: url, facts: facts)
-    }) {
-      return resolution
     }
-    var copy = copy hostName
-    return copy.withUTF8 { resolveDomain(attribute: attribute, host: $0, url: url, facts: facts) }
   }
 
   /// ``resolveDomain(attribute:host:hostName:facts:)`` given the host's bytes.
