@@ -109,7 +109,10 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
 
   /// Calls `body` with ``serialized`` as a NUL-terminated C string in a
   /// temporary buffer (on the stack when small), for C APIs that copy it
-  /// (`CURLOPT_URL`): no `String` is made.
+  /// (`CURLOPT_URL`): no `String` is made. Inlinable, so that it is
+  /// specialized for the caller's result type: a generic copy builds the
+  /// metadata of its result type at run time on every call.
+  @inlinable
   public func withSerializedCString<Result>(
     _ body: (UnsafePointer<CChar>) throws -> Result
   ) rethrows -> Result {
@@ -126,7 +129,8 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The length of ``serialized`` in bytes.
-  private var serializedCount: Int {
+  @usableFromInline
+  var serializedCount: Int {
     let storage = storage
     let portDigits = storage.fields.port.map { Self.decimalDigits(of: $0) } ?? 0
     return storage.fields.scheme.utf8.count + 3 + storage.serializedHost.utf8.count
@@ -137,7 +141,8 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   /// Writes ``serialized`` at the start of `buffer` (at least
   /// ``serializedCount`` bytes), reading the parts in place from the shared
   /// storage; returns the count written.
-  private func writeSerialized(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+  @usableFromInline
+  func writeSerialized(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
     let storage = storage
     var output = SerializationBuffer(bytes: buffer)
     output.append(storage.fields.scheme)
