@@ -33,6 +33,9 @@ struct HTTPResponseHead: Sendable {
   private var bytes: [UInt8] = []
   /// Where the field lines start in ``bytes`` (after the status line).
   private var fieldsStart = 0
+  /// Where the first `Set-Cookie` field line starts in ``bytes`` (when
+  /// ``setCookieCount`` is not 0): the cookie lines are read from there.
+  private var firstSetCookieStart = 0
   /// Where the version and the reason phrase are in ``bytes``.
   private var versionRange = 0..<0
   private var reasonRange = 0..<0
@@ -53,9 +56,12 @@ struct HTTPResponseHead: Sendable {
   /// order, without copying them.
   func forEachSetCookieLine(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
     guard setCookieCount > 0 else { return }
-    try forEachField { name, value in
-      if Self.isSetCookie(name) { try body(value) }
-      return true
+    var remaining = setCookieCount
+    try forEachField(from: firstSetCookieStart) { name, value in
+      guard Self.isSetCookie(name) else { return true }
+      try body(value)
+      remaining -= 1
+      return remaining > 0
     }
   }
 
@@ -83,13 +89,15 @@ struct HTTPResponseHead: Sendable {
   }
 
   /// Calls `body` with each field's name and value (without surrounding
-  /// spaces and tabs), in order, until it returns `false`.
+  /// spaces and tabs), in order, until it returns `false`; from the field
+  /// line at `first` when given (the start of a line in ``bytes``).
   private func forEachField(
+    from first: Int? = nil,
     _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Bool
   ) rethrows {
     try bytes.withUnsafeBufferPointer { bytes in
       guard let base = bytes.baseAddress else { return }
-      var start = fieldsStart
+      var start = first ?? fieldsStart
       while start < bytes.count {
         // Every line holds its colon (after a name) and ends with its LF.
         let newline = Self.index(of: Self.newline, in: base, from: start, to: bytes.count)
@@ -158,8 +166,11 @@ struct HTTPResponseHead: Sendable {
     }
     let colon = Self.index(of: Self.colon, in: base, from: 0, to: end)
     guard colon > 0, colon < end else { return }
-    if Self.isSetCookie(UnsafeBufferPointer(start: base, count: colon)) { setCookieCount += 1 }
     if bytes.isEmpty { bytes.reserveCapacity(512) }
+    if Self.isSetCookie(UnsafeBufferPointer(start: base, count: colon)) {
+      if setCookieCount == 0 { firstSetCookieStart = bytes.count }
+      setCookieCount += 1
+    }
     // The line as received: one copy.
     bytes.append(contentsOf: raw)
     if base[raw.count - 1] != Self.newline { bytes.append(Self.newline) }

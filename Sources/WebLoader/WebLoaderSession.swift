@@ -69,7 +69,7 @@ public final class WebLoaderSession: Sendable {
   ///     known then. Same executor rules as `onRedirect`.
   /// - Returns: the final response, with every hop.
   /// - Throws: ``LoadError``.
-  public func load(
+  nonisolated(nonsending) public func load(
     _ request: LoadRequest, context: LoadContext = .navigation(),
     onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)? = nil,
     onResponse: (@Sendable (LoadHop) async -> Bool)? = nil
@@ -80,13 +80,25 @@ public final class WebLoaderSession: Sendable {
     // The load's own work runs on the store's loop thread: a hop then
     // costs no thread switch between this task and its transfer. Only tasks
     // that prefer the loop run there (it runs no other jobs), so a caller
-    // on that thread already has the preference.
-    let loop = transport.loop
-    if loop.isLoopThread {
+    // on that thread already has the preference and the load runs in its
+    // context, with no executor switch on the way in or out.
+    if transport.loop.isLoopThread {
       return try await followHops(
         request, context: context, onRedirect: onRedirect, onResponse: onResponse)
     }
-    return try await withTaskExecutorPreference(loop) { () throws(LoadError) in
+    return try await loadOnLoop(
+      request, context: context, onRedirect: onRedirect, onResponse: onResponse)
+  }
+
+  /// ``load(_:context:onRedirect:onResponse:)`` from off the loop thread:
+  /// the hops run with the loop as the task's executor preference.
+  @concurrent
+  private func loadOnLoop(
+    _ request: LoadRequest, context: LoadContext,
+    onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)?,
+    onResponse: (@Sendable (LoadHop) async -> Bool)?
+  ) async throws(LoadError) -> LoadResponse {
+    try await withTaskExecutorPreference(transport.loop) { () throws(LoadError) in
       try await followHops(
         request, context: context, onRedirect: onRedirect, onResponse: onResponse)
     }

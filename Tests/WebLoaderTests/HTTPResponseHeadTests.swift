@@ -49,6 +49,21 @@ import Testing
     #expect(head.setCookieLines == lent)
   }
 
+  @Test func setCookieLinesAmongOtherFieldsOfALaterHead() {
+    let head = parse([
+      "HTTP/1.1 100 Continue\r\n", "Set-Cookie: early=1\r\n", "\r\n", "HTTP/1.1 200 OK\r\n",
+      "Server: nginx\r\n", "Date: Mon, 30 Nov 2026 19:36:33 GMT\r\n", "set-cookie: a=1\r\n",
+      "Content-Length: 1\r\n", "Set-Cookie: b=2\r\n", "X-Set-Cookie: no\r\n", "\r\n",
+    ])
+    var lent: [[UInt8]] = []
+    head.forEachSetCookieLine { lent.append(Array($0)) }
+    #expect(lent == [Array("a=1".utf8), Array("b=2".utf8)])
+    #expect(
+      head.headers.map(\.name) == [
+        "Server", "Date", "set-cookie", "Content-Length", "Set-Cookie", "X-Set-Cookie",
+      ])
+  }
+
   @Test func firstValueIgnoresCaseAndSeesFoldedValues() {
     let head = parse([
       "HTTP/1.1 301 Moved\r\n", "X-Folded: one\r\n", " two\r\n", "\tthree\r\n",

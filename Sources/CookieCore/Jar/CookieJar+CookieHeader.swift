@@ -7,15 +7,14 @@ extension CookieJar {
   ///
   /// Most requests meet no expired cookie and no last-access time to
   /// refresh, so nothing in the jar changes: those are answered by
-  /// ``unchangingHeader(_:sites:now:scratch:)``, which gathers the cookies in
-  /// the jar's reusable ``LookupScratch`` buffers. The others take the
-  /// general path.
+  /// ``gatherUnchanging(_:sites:now:)``, which gathers the cookies in the
+  /// jar's reusable ``LookupScratch`` buffers. The others take the general
+  /// path.
   public mutating func cookieHeader(
     _ context: CookieRequestContext, sites: ContextSites, now: Date
   ) -> String? {
-    if !isKnownUniquelyReferenced(&lookupScratch) { lookupScratch = LookupScratch() }
-    if let header = unchangingHeader(context, sites: sites, now: now, scratch: lookupScratch) {
-      return header
+    if let gathered = gatherUnchanging(context, sites: sites, now: now) {
+      return Self.header(gathered)
     }
     let scan = scan(context, sites: sites, now: now, explain: false)
     let header = Self.header(scan.included)
@@ -27,28 +26,35 @@ extension CookieJar {
     return header
   }
 
-  /// The Cookie header of a request that changes nothing in the jar (RFC
-  /// 6265bis §5.8.3, the rules of ``LookupRules``); `nil` when the request
-  /// meets an expired cookie or a cookie whose last-access time is due for
-  /// a refresh.
+  /// The cookies of a request that changes nothing in the jar, in header
+  /// order, gathered in the jar's ``LookupScratch`` (valid until the jar's
+  /// next lookup); `nil` when the request meets an expired cookie or a
+  /// cookie whose last-access time is due for a refresh.
+  mutating func gatherUnchanging(
+    _ context: CookieRequestContext, sites: ContextSites, now: Date
+  ) -> UnsafeBufferPointer<Included>? {
+    if !isKnownUniquelyReferenced(&lookupScratch) { lookupScratch = LookupScratch() }
+    let scratch = lookupScratch
+    let count = LookupRules.withPathBytes(of: context) {
+      gatherUnchanging(context, sites: sites, now: now, scratch: scratch, path: $0)
+    }
+    return count.map { UnsafeBufferPointer(start: scratch.gathered, count: $0) }
+  }
+
+  /// The cookies of a request that changes nothing in the jar (RFC
+  /// 6265bis §5.8.3, the rules of ``LookupRules``), gathered at the start
+  /// of `scratch.gathered`: their count, or `nil` when the request meets an
+  /// expired cookie or a cookie whose last-access time is due for a
+  /// refresh.
   ///
   /// Only the lists of the host and its parent domains are visited. Each
   /// list is in header order; the cookies a list contributes are merged with
-  /// those gathered so far. `scratch` must be referenced by this jar alone.
-  func unchangingHeader(
-    _ context: CookieRequestContext, sites: ContextSites, now: Date, scratch: LookupScratch
-  ) -> String?? {
-    LookupRules.withPathBytes(of: context) {
-      unchangingHeader(context, sites: sites, now: now, scratch: scratch, path: $0)
-    }
-  }
-
-  /// ``unchangingHeader(_:sites:now:scratch:)`` given the request path's
-  /// bytes (read in place: the path is not retained).
-  private func unchangingHeader(
+  /// those gathered so far. `scratch` must be referenced by this jar alone;
+  /// the request path's bytes are read in place (not retained).
+  private func gatherUnchanging(
     _ context: CookieRequestContext, sites: ContextSites, now: Date, scratch: LookupScratch,
     path: UnsafeBufferPointer<UInt8>
-  ) -> String?? {
+  ) -> Int? {
     let rules = LookupRules(
       context: context, sites: sites, configuration: configuration,
       now: now.timeIntervalSince1970, path: path)
@@ -98,8 +104,7 @@ extension CookieJar {
         swap(&scratch.gathered, &scratch.spare)
       }
     }
-    guard !changes else { return nil }
-    return .some(Self.header(UnsafeBufferPointer(start: scratch.gathered, count: count)))
+    return changes ? nil : count
   }
 
   /// Merges the header-ordered runs `[0, split)` and `[split, end)` of

@@ -13,6 +13,13 @@ extension CookieJar {
   public mutating func lookup(
     _ context: CookieRequestContext, sites: ContextSites, now: Date, explain: Bool = false
   ) -> CookieLookupResult {
+    // The common case changes nothing in the jar: the cookies are gathered
+    // in the jar's reusable buffers, and only the result's list is made.
+    if !explain, let gathered = gatherUnchanging(context, sites: sites, now: now) {
+      return CookieLookupResult(
+        header: Self.header(gathered), included: gathered.map(\.cookie), excluded: [],
+        changes: [], accessed: [])
+    }
     let scan = scan(context, sites: sites, now: now, explain: explain)
     var result = CookieLookupResult(
       header: Self.header(scan.included), included: scan.included.map(\.cookie),
