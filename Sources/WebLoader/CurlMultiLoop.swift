@@ -64,6 +64,10 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// Running transfers, each knowing its index (loop thread only: the runtime's
   /// exclusivity check would guard nothing).
   @exclusivity(unchecked) private var active: [HTTPTransfer] = []
+  /// How many jobs the loop has taken from the inbox and runs after the
+  /// current one (loop thread): a transfer is not driven alone
+  /// (``driveAlone(_:)``) ahead of them.
+  private var jobsAfterCurrent = 0
   /// Idle easy handles (loop thread only).
   @exclusivity(unchecked) private var pool = CurlHandlePool(limit: 16)
   /// The most transfers that ran at once (written by the loop thread;
@@ -215,7 +219,11 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
           case .proceed(let handoff, let continuation): proceed(handoff.transfer, continuation)
           }
         }
-        for job in jobs { job.runSynchronously(on: executor) }
+        for index in jobs.indices {
+          jobsAfterCurrent = jobs.count - index - 1
+          jobs[index].runSynchronously(on: executor)
+        }
+        jobsAfterCurrent = 0
         commands.removeAll(keepingCapacity: true)
         jobs.removeAll(keepingCapacity: true)
       }
@@ -329,6 +337,51 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     guard removeActive(transfer) else { return }
     if let easy = transfer.handle?.easy { curl_multi_remove_handle(multi, easy) }
     transfer.fail(error)
+  }
+
+  /// How long a transfer driven alone (``driveAlone(_:)``) sleeps in
+  /// `curl_multi_poll` at most before its task's cancellation is checked:
+  /// no cancellation handler wakes the loop for it.
+  static let aloneCancellationCheckMilliseconds: Int32 = 10
+
+  /// Runs `handoff`'s transfer to its end inside the calling job when it is
+  /// the loop's only work, the way `curl_easy_perform` would: a load alone
+  /// on the loop then costs no suspension, no continuation and no job per
+  /// hop. Loop thread only, from the transfer's own task.
+  ///
+  /// As soon as other work arrives (a transfer, a job, a command, the
+  /// end of the loop), the transfer is left running on the loop and `nil`
+  /// is returned: the caller then waits for it as for a submitted one, with
+  /// a continuation (``HTTPTransfer/continuation`` set, not submitted
+  /// again). `nil` at once, with nothing started, when the loop is busy.
+  ///
+  /// - Returns: the transfer's end, or `nil` (see above).
+  func driveAlone(_ handoff: Handoff) -> HTTPTransfer.Event? {
+    guard active.isEmpty, jobsAfterCurrent == 0,
+      inbox.withLock({ $0.isEmpty && !$0.stopping })
+    else { return nil }
+    let transfer = handoff.transfer
+    start(transfer)
+    var running: Int32 = 0
+    while true {
+      if transfer.hasEnded, let end = transfer.takeEnd() { return .finished(end) }
+      if Task.isCancelled {
+        // Off the multi handle and failed: its end is there at once.
+        abort(transfer)
+        if let end = transfer.takeEnd() { return .finished(end) }
+      }
+      curl_multi_perform(multi, &running)
+      collectFinished()
+      if transfer.hasEnded, let end = transfer.takeEnd() { return .finished(end) }
+      let alone = inbox.withLock { inbox in
+        guard inbox.isEmpty, !inbox.stopping else { return false }
+        inbox.sleeping = true
+        return true
+      }
+      guard alone else { return nil }
+      curl_multi_poll(multi, nil, 0, Self.aloneCancellationCheckMilliseconds, nil)
+      inbox.withLock { $0.sleeping = false }
+    }
   }
 
   /// Completes every transfer libcurl reports done (`CURLMSG_DONE`).

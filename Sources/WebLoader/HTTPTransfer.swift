@@ -328,6 +328,16 @@ final class HTTPTransfer {
     complete(.failure(error))
   }
 
+  /// Whether the transfer ended while nobody waited (loop thread).
+  var hasEnded: Bool { pendingEnd != nil }
+
+  /// The transfer's end when it came while nobody waited, taken (loop
+  /// thread; see ``CurlMultiLoop/driveAlone(_:)``).
+  func takeEnd() -> Result<HopResult, LoadError>? {
+    defer { pendingEnd = nil }
+    return pendingEnd
+  }
+
   /// Lets go of the handle (freed unless the caller kept it).
   private func release() {
     handle = nil

@@ -49,9 +49,18 @@ extension WebLoaderSession {
         options: options))
     handoff.transfer.pausesBeforeBody = onResponse != nil
     let loop = transport.loop
-    var event = await wait(for: handoff) { continuation in
-      handoff.transfer.continuation = continuation
-      loop.submit(handoff)
+    var event: HTTPTransfer.Event
+    if onResponse == nil && loop.isLoopThread, let end = loop.driveAlone(handoff) {
+      // The loop had nothing else to do: the transfer ran in this job.
+      event = end
+    } else if handoff.transfer.activeIndex != nil {
+      // Driven alone until other work came: it runs on, on the loop.
+      event = await wait(for: handoff) { handoff.transfer.continuation = $0 }
+    } else {
+      event = await wait(for: handoff) { continuation in
+        handoff.transfer.continuation = continuation
+        loop.submit(handoff)
+      }
     }
     var stored: (results: [SetCookieResult], error: (any Error)?)?
     func hop(_ head: HTTPResponseHead, hstsStoreError: (any Error)? = nil) -> LoadHop {

@@ -1,8 +1,9 @@
 import Foundation
 import LoopbackTestServer
 import Testing
-import WebLoader
 import WebsiteDataStore
+
+@testable import WebLoader
 
 /// Task cancellation aborts the transfer on the loop thread promptly.
 @Suite(.timeLimit(.minutes(1))) struct CancellationTests {
@@ -51,5 +52,60 @@ import WebsiteDataStore
     for other in others { #expect(try await other.value.status == 200) }
     let error = await #expect(throws: LoadError.self) { try await cancelled.value }
     #expect(error?.code == .cancelled)
+  }
+}
+
+/// A load alone on the loop, started from the loop thread, runs inside its
+/// task's job (``WebLoaderSession/executor``): cancelling it still aborts
+/// it, and loads that arrive meanwhile make it wait like any other.
+@Suite(.timeLimit(.minutes(1))) struct LoopThreadLoadTests {
+  let server: TestServer
+  let store = WebsiteDataStore.nonPersistent()
+
+  init() throws {
+    server = try TestServer.shared()
+  }
+
+  @Test func cancellingALoadRunningAloneOnTheLoopThreadAbortsIt() async throws {
+    let loader = try WebLoaderSession(store: store, configuration: server.configuration())
+    let request = LoadRequest(
+      url: try store.url(server.origin("http", "a.test") + "/sleep?ms=30000"))
+    let executor = loader.executor
+    let load = Task {
+      try await withTaskExecutorPreference(executor) { try await loader.load(request) }
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    load.cancel()
+    let error = await #expect(throws: LoadError.self) { try await load.value }
+    #expect(error?.code == .cancelled)
+    let next = try await withTaskExecutorPreference(executor) {
+      try await loader.load(
+        LoadRequest(url: try store.url(server.origin("http", "a.test") + "/set?c=n%3D1")))
+    }
+    #expect(next.status == 200)
+    #expect(await store.httpCookieStore.allCookies().map(\.name) == ["n"])
+  }
+
+  @Test func loadsArrivingWhileOneRunsAloneAllComplete() async throws {
+    let loader = try WebLoaderSession(store: store, configuration: server.configuration())
+    let executor = loader.executor
+    let slow = LoadRequest(url: try store.url(server.origin("http", "a.test") + "/sleep?ms=400"))
+    let first = Task {
+      try await withTaskExecutorPreference(executor) { try await loader.load(slow) }
+    }
+    try await Task.sleep(for: .milliseconds(100))
+    let others = try (0..<4).map { index in
+      let request = LoadRequest(
+        url: try store.url(server.origin("http", "a.test") + "/set?c=k\(index)%3D1"))
+      return Task {
+        try await withTaskExecutorPreference(executor) { try await loader.load(request) }
+      }
+    }
+    for other in others { #expect(try await other.value.status == 200) }
+    // They ran beside the slow one, which went on on the loop meanwhile.
+    #expect(loader.transport.loop.peakActiveTransfers >= 2)
+    #expect(try await first.value.status == 200)
+    let names = await store.httpCookieStore.allCookies().map(\.name).sorted()
+    #expect(names == ["k0", "k1", "k2", "k3"])
   }
 }
