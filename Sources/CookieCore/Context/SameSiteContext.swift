@@ -76,8 +76,11 @@ public struct ContextSites: Sendable {
   /// any cookie; a subresource needs its URL and chain to be same-site (the
   /// initiator does not count). Script APIs compare the document with the
   /// top-level site.
-  public init(_ context: borrowing CookieRequestContext, facts: borrowing any DomainFacts) {
-    self.facts = copy facts
+  ///
+  /// `facts` is taken as it is given (`consuming`): a caller that makes the
+  /// existential for the call hands it over with no copy.
+  public init(_ context: borrowing CookieRequestContext, facts: consuming any DomainFacts) {
+    self.facts = facts
     if context.isBrowserNavigation {
       // What `decide` answers first, without reading the context's details.
       // (The URL is copied in each branch: one retain here, not a retain of
@@ -92,7 +95,7 @@ public struct ContextSites: Sendable {
     }
     requestURL = context.url
     separateTopLevelURL = context.kind == .navigation ? nil : context.topLevelURL
-    let decision = Self.decide(context, facts: facts)
+    let decision = Self.decide(context, facts: self.facts)
     forRequest = decision.forRequest
     forResponse = decision.forResponse
     isThirdParty = decision.isThirdParty

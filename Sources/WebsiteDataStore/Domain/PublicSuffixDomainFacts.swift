@@ -213,11 +213,8 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
         guard Self.isPlainName(bytes) else { return (false, nil) }
         return (
           true,
-          registrableStart(in: bytes).map { start in
-            start == 0
-              ? host
-              : String(
-                decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+          registrableSuffix(in: bytes).map { suffix in
+            suffix.start == 0 ? host : suffix.name
           }
         )
       }
@@ -227,23 +224,35 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
     guard context != nil else {
       return Self.starRuleRegistrableDomain(name).map { trailingDot ? $0 + "." : $0 }
     }
-    let found = name.withUTF8 { bytes -> String? in
-      registrableStart(in: bytes).map {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[$0...]), as: UTF8.self)
-      }
-    }
+    let found = name.withUTF8 { registrableSuffix(in: $0)?.name }
     guard let found else { return nil }
     return trailingDot ? found + "." : found
   }
 
-  /// The walk of ``walkedRegistrableDomain(_:)`` on a classified name's
-  /// bytes: where its registrable domain starts, or `nil` when it has none.
-  private func registrableStart(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+  /// The walk of ``walkedRegistrableDomain(_:)`` on the bytes of a name that
+  /// ``isPlainName(_:)`` accepts (a classified name is one): where its
+  /// registrable domain starts and that suffix as a `String` (the memo
+  /// table's key, shared, so the walk makes no second copy of it), or `nil`
+  /// when it has none.
+  ///
+  /// Every suffix after a dot of a plain name is plain too (no empty label,
+  /// the same last byte and last label), so libpsl is asked about each one
+  /// without classifying it again.
+  private func registrableSuffix(
+    in bytes: UnsafeBufferPointer<UInt8>
+  ) -> (start: Int, name: String)? {
     var start = 0
-    var registrable: Int?
-    while !isPublicSuffix(utf8: UnsafeBufferPointer(rebasing: bytes[start...])) {
+    var registrable: (start: Int, name: String)?
+    while true {
+      let suffix = lookUpPublicSuffix(
+        UnsafeBufferPointer(rebasing: bytes[start...]), sharingName: true, isPlain: true)
+      if suffix.isPublicSuffix { break }
       guard let period = bytes[start...].firstIndex(of: dot) else { break }
-      registrable = start
+      registrable = (
+        start,
+        suffix.name
+          ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+      )
       start = period + 1
     }
     return registrable
@@ -273,8 +282,9 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
   }
 
   /// The memo table, then libpsl; the key `String` only when `sharingName`.
+  /// `isPlain`: the caller knows that ``isPlainName(_:)`` accepts `domain`.
   private func lookUpPublicSuffix(
-    _ domain: UnsafeBufferPointer<UInt8>, sharingName: Bool
+    _ domain: UnsafeBufferPointer<UInt8>, sharingName: Bool, isPlain: Bool = false
   ) -> (isPublicSuffix: Bool, name: String?) {
     let key = LockedKey(bytes: domain)
     let hit = cache.withLock { tables -> (entry: (key: String?, value: Bool)?, hash: UInt64) in
@@ -282,7 +292,8 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
       return (tables.publicSuffix.entry(forUTF8: key.bytes, hash: hash, withKey: sharingName), hash)
     }
     if let found = hit.entry { return (found.value, found.key) }
-    let result = uncachedIsPublicSuffix(utf8: domain)
+    let result =
+      isPlain ? uncachedIsPublicSuffix(plainName: domain) : uncachedIsPublicSuffix(utf8: domain)
     let name = String(decoding: domain, as: UTF8.self)
     if domain.count <= Self.memoizedNameLimit {
       cache.withLock { $0.publicSuffix.insert(result, for: name, hash: hit.hash) }
@@ -329,6 +340,12 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
       return uncachedIsPublicSuffix(
         shape: Self.hostShape(of: String(decoding: domain, as: UTF8.self)))
     }
+    return uncachedIsPublicSuffix(plainName: domain)
+  }
+
+  /// ``uncachedIsPublicSuffix(utf8:)`` of a name that ``isPlainName(_:)``
+  /// accepts: libpsl, from a NUL-terminated copy on the stack.
+  private func uncachedIsPublicSuffix(plainName domain: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let context else { return !domain.contains(dot) }
     let type = Int32(PSL_TYPE_ANY)
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: domain.count + 1) { name in
