@@ -350,38 +350,39 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// hop. Loop thread only, from the transfer's own task.
   ///
   /// As soon as other work arrives (a transfer, a job, a command, the
-  /// end of the loop), the transfer is left running on the loop and `nil`
+  /// end of the loop), the transfer is left running on the loop and `false`
   /// is returned: the caller then waits for it as for a submitted one, with
   /// a continuation (``HTTPTransfer/continuation`` set, not submitted
-  /// again). `nil` at once, with nothing started, when the loop is busy.
+  /// again). `false` at once, with nothing started, when the loop is busy.
   ///
-  /// - Returns: the transfer's end, or `nil` (see above).
-  func driveAlone(_ handoff: Handoff) -> HTTPTransfer.Event? {
+  /// - Returns: whether the transfer ended (its end is then
+  ///   ``HTTPTransfer/takeEnd()``).
+  func driveAlone(_ handoff: Handoff) -> Bool {
     guard active.isEmpty, jobsAfterCurrent == 0,
       inbox.withLock({ $0.isEmpty && !$0.stopping })
-    else { return nil }
+    else { return false }
     let transfer = handoff.transfer
     start(transfer)
     var running: Int32 = 0
-    while true {
-      if transfer.hasEnded, let end = transfer.takeEnd() { return .finished(end) }
+    while !transfer.hasEnded {
       if Task.isCancelled {
         // Off the multi handle and failed: its end is there at once.
         abort(transfer)
-        if let end = transfer.takeEnd() { return .finished(end) }
+        if transfer.hasEnded { break }
       }
       curl_multi_perform(multi, &running)
       collectFinished()
-      if transfer.hasEnded, let end = transfer.takeEnd() { return .finished(end) }
+      if transfer.hasEnded { break }
       let alone = inbox.withLock { inbox in
         guard inbox.isEmpty, !inbox.stopping else { return false }
         inbox.sleeping = true
         return true
       }
-      guard alone else { return nil }
+      guard alone else { return false }
       curl_multi_poll(multi, nil, 0, Self.aloneCancellationCheckMilliseconds, nil)
       inbox.withLock { $0.sleeping = false }
     }
+    return true
   }
 
   /// Completes every transfer libcurl reports done (`CURLMSG_DONE`).

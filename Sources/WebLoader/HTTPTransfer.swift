@@ -334,8 +334,9 @@ final class HTTPTransfer {
   /// The transfer's end when it came while nobody waited, taken (loop
   /// thread; see ``CurlMultiLoop/driveAlone(_:)``).
   func takeEnd() -> Result<HopResult, LoadError>? {
-    defer { pendingEnd = nil }
-    return pendingEnd
+    var end: Result<HopResult, LoadError>?
+    swap(&end, &pendingEnd)
+    return end
   }
 
   /// Lets go of the handle (freed unless the caller kept it).

@@ -50,9 +50,11 @@ extension WebLoaderSession {
     handoff.transfer.pausesBeforeBody = onResponse != nil
     let loop = transport.loop
     var event: HTTPTransfer.Event
-    if onResponse == nil && loop.isLoopThread, let end = loop.driveAlone(handoff) {
+    if onResponse == nil && loop.isLoopThread && loop.driveAlone(handoff),
+      let end = handoff.transfer.takeEnd()
+    {
       // The loop had nothing else to do: the transfer ran in this job.
-      event = end
+      event = .finished(end)
     } else if handoff.transfer.activeIndex != nil {
       // Driven alone until other work came: it runs on, on the loop.
       event = await wait(for: handoff) { handoff.transfer.continuation = $0 }
@@ -87,11 +89,15 @@ extension WebLoaderSession {
         loop.proceed(handoff, continuation: continuation)
       }
     }
-    guard case .finished(let outcome) = event else {
+    guard case .finished(let outcome) = consume event else {
       // A transfer pauses once at most, and only with `onResponse`.
       throw LoadError(.transfer, "the transfer paused twice", url: sent.url)
     }
-    let result = try outcome.get()
+    let result: HopResult
+    switch consume outcome {
+    case .success(let ended): result = ended
+    case .failure(let error): throw error
+    }
     if stored == nil {
       stored = storeCookiesInMemory(of: result.head, for: cookieContext, sites: sites)
       if stored == nil { stored = await storeCookies(of: result.head, for: cookieContext) }
