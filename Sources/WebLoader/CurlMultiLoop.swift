@@ -364,12 +364,8 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     let transfer = handoff.transfer
     start(transfer)
     var running: Int32 = 0
+    // The hop checked its task's cancellation before it came here.
     while !transfer.hasEnded {
-      if Task.isCancelled {
-        // Off the multi handle and failed: its end is there at once.
-        abort(transfer)
-        if transfer.hasEnded { break }
-      }
       curl_multi_perform(multi, &running)
       collectFinished()
       if transfer.hasEnded { break }
@@ -381,6 +377,10 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       guard alone else { return false }
       curl_multi_poll(multi, nil, 0, Self.aloneCancellationCheckMilliseconds, nil)
       inbox.withLock { $0.sleeping = false }
+      if Task.isCancelled {
+        // Off the multi handle and failed: its end is there at once.
+        abort(transfer)
+      }
     }
     return true
   }
