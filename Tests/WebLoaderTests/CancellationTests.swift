@@ -53,18 +53,10 @@ import WebsiteDataStore
     let error = await #expect(throws: LoadError.self) { try await cancelled.value }
     #expect(error?.code == .cancelled)
   }
-}
 
-/// A load alone on the loop, started from the loop thread, runs inside its
-/// task's job (``WebLoaderSession/executor``): cancelling it still aborts
-/// it, and loads that arrive meanwhile make it wait like any other.
-@Suite(.timeLimit(.minutes(1))) struct LoopThreadLoadTests {
-  let server: TestServer
-  let store = WebsiteDataStore.nonPersistent()
-
-  init() throws {
-    server = try TestServer.shared()
-  }
+  // A load alone on the loop, started from the loop thread, runs inside its
+  // task's job (`WebLoaderSession.executor`): cancelling it still aborts it,
+  // and loads that arrive meanwhile make it wait like any other.
 
   @Test func cancellingALoadRunningAloneOnTheLoopThreadAbortsIt() async throws {
     let loader = try WebLoaderSession(store: store, configuration: server.configuration())
