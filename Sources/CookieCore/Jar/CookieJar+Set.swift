@@ -121,7 +121,7 @@ extension CookieJar {
           changes: [CookieChange(cookie: twin, cause: .expired)])
       }
       replace(at: position, inList: list, with: copy newCookie)
-      return limited(newCookie, inList: list, recorded: .replaced(twin: twin), now: now)
+      return limited(newCookie, inList: list, recorded: .replaced(twin: consume twin), now: now)
     }
     if newCookie.isExpired(at: now) {
       return SetCookieResult(cookie: newCookie, status: CookieInclusionStatus(.expired))
@@ -136,6 +136,10 @@ extension CookieJar {
     _ cookie: consuming Cookie, inList list: Int, recorded: consuming SetCookieResult.Changes,
     now: Date
   ) -> SetCookieResult {
+    // Usually no limit is near: no list of evictions to make.
+    guard mayExceedLimits(after: cookie, inList: list) else {
+      return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), recorded: recorded)
+    }
     var evicted: [CookieChange] = []
     enforceLimits(after: cookie, inList: list, now: now, changes: &evicted)
     if evicted.isEmpty {
