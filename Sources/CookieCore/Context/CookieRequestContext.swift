@@ -25,7 +25,7 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// other than GET and the redirect chain; `nil` when there is none of
   /// these (a browser-initiated GET navigation, the common context), so that
   /// a context is cheap to make and copy.
-  private var details: Details?
+  @usableFromInline var details: Details?
 
   /// The top-level document's URL; for a navigation, the request URL itself.
   public var topLevelURL: URLRecord {
@@ -54,7 +54,7 @@ public struct CookieRequestContext: Sendable, Hashable {
   }
 
   /// The less common parts of a context, immutable and shared by copies.
-  final class Details: Sendable {
+  @usableFromInline final class Details: Sendable {
     let topLevelURL: URLRecord?
     let initiator: URLRecord?
     let method: String
@@ -124,12 +124,16 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// A browser-initiated GET navigation to `url` (no initiator, no
   /// redirect): the context made for every response of a plain page load,
   /// with nothing to compare or upper-case.
+  /// Inlinable: the caller sees a context with no details (nothing to
+  /// release for them when it ends).
+  @inlinable
   public static func navigation(to url: URLRecord) -> Self {
     Self(browserNavigationTo: url)
   }
 
   /// See ``navigation(to:)-(URLRecord)``.
-  private init(browserNavigationTo url: URLRecord) {
+  @inlinable
+  init(browserNavigationTo url: URLRecord) {
     self.url = url
     kind = .navigation
     source = .http
@@ -207,7 +211,7 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// Whether this is a browser-initiated GET navigation over HTTP (no
   /// initiator, no redirect, no other detail): same-site with itself, so
   /// ``ContextSites`` needs no site at all.
-  @inline(__always)
+  @inlinable
   var isBrowserNavigation: Bool {
     kind == .navigation && source == .http && details == nil
   }

@@ -20,11 +20,11 @@ public enum SameSiteContext: Int, Sendable, Hashable, Comparable {
 /// redirect — needs no public-suffix lookup at all: it is same-site by
 /// definition. The sites themselves are computed only when asked for.
 public struct ContextSites: Sendable {
-  private let facts: any DomainFacts
-  private let requestURL: URLRecord
+  @usableFromInline let facts: any DomainFacts
+  @usableFromInline let requestURL: URLRecord
   /// The top-level URL when it is not ``requestURL`` (`nil` for a
   /// navigation, the common case: one URL reference to keep, not two).
-  private let separateTopLevelURL: URLRecord?
+  @usableFromInline let separateTopLevelURL: URLRecord?
 
   /// The top-level document's URL.
   private var topLevelURL: URLRecord { separateTopLevelURL ?? requestURL }
@@ -79,20 +79,39 @@ public struct ContextSites: Sendable {
   ///
   /// `facts` is taken as it is given (`consuming`): a caller that makes the
   /// existential for the call hands it over with no copy.
+  ///
+  /// Inlinable: for the common context, the caller sees sites with no
+  /// separate top-level URL (nothing to release for it when they end).
+  @inlinable
   public init(_ context: borrowing CookieRequestContext, facts: consuming any DomainFacts) {
-    self.facts = facts
     if context.isBrowserNavigation {
       // What `decide` answers first, without reading the context's details.
-      // (The URL is copied in each branch: one retain here, not a retain of
-      // both references and a release.)
-      requestURL = context.url
-      separateTopLevelURL = nil
-      forRequest = .strict
-      forResponse = .strict
-      isThirdParty = false
-      hasCrossSiteAncestor = context.hasCrossSiteAncestorFrame
-      return
+      self.init(
+        browserNavigationTo: context.url, facts: facts,
+        hasCrossSiteAncestor: context.hasCrossSiteAncestorFrame)
+    } else {
+      self.init(deciding: context, facts: facts)
     }
+  }
+
+  /// ``init(_:facts:)`` for a browser navigation to `url`: same-site.
+  @inlinable
+  init(
+    browserNavigationTo url: URLRecord, facts: consuming any DomainFacts, hasCrossSiteAncestor: Bool
+  ) {
+    self.facts = facts
+    requestURL = url
+    separateTopLevelURL = nil
+    forRequest = .strict
+    forResponse = .strict
+    isThirdParty = false
+    self.hasCrossSiteAncestor = hasCrossSiteAncestor
+  }
+
+  /// ``init(_:facts:)`` for a context other than a browser navigation.
+  @usableFromInline
+  init(deciding context: borrowing CookieRequestContext, facts: consuming any DomainFacts) {
+    self.facts = facts
     requestURL = context.url
     separateTopLevelURL = context.kind == .navigation ? nil : context.topLevelURL
     let decision = Self.decide(context, facts: self.facts)

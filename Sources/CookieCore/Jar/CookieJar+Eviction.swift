@@ -12,22 +12,30 @@ extension CookieJar {
   mutating func enforceLimits(
     after cookie: Cookie, inList list: Int, now: Date, changes: inout [CookieChange]
   ) {
+    if mayExceedSiteLimits(after: cookie, inList: list) {
+      enforceSiteLimits(
+        site: byDomain.key(ofSite: byDomain.site(ofList: list)),
+        partitionKey: cookie.partitionKey, now: now, changes: &changes)
+    }
+    if count > configuration.limits.total { evictGlobally(now: now, changes: &changes) }
+  }
+
+  /// Whether ``enforceLimits(after:inList:now:changes:)`` may evict anything.
+  func mayExceedLimits(after cookie: Cookie, inList list: Int) -> Bool {
+    mayExceedSiteLimits(after: cookie, inList: list) || count > configuration.limits.total
+  }
+
+  /// Whether the site of the list at `list`, `cookie` just stored in it, may
+  /// hold more cookies than a per-site limit allows. Cheap: the site's cookie
+  /// count bounds every per-site count.
+  private func mayExceedSiteLimits(after cookie: Cookie, inList list: Int) -> Bool {
     let limits = configuration.limits
-    let site = byDomain.site(ofList: list)
-    // Cheap test first: the site's cookie count bounds every per-site count.
-    let siteCount = byDomain.cookieCount(ofSite: site)
-    let needsSiteEviction =
-      !cookie.isPartitioned
+    let siteCount = byDomain.cookieCount(ofSite: byDomain.site(ofList: list))
+    return !cookie.isPartitioned
       ? siteCount > limits.perDomain
       : siteCount > limits.perPartitionDomain
         || siteCount.multipliedReportingOverflow(by: 4096).partialValue
           > limits.perPartitionDomainBytes
-    if needsSiteEviction {
-      enforceSiteLimits(
-        site: byDomain.key(ofSite: site), partitionKey: cookie.partitionKey, now: now,
-        changes: &changes)
-    }
-    if count > limits.total { evictGlobally(now: now, changes: &changes) }
   }
 
   /// Evicts within one site: its unpartitioned cookies, or one partition.

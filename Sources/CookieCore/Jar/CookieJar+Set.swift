@@ -62,24 +62,24 @@ extension CookieJar {
     guard creation.status.isIncluded else {
       return SetCookieResult(cookie: cookie, status: creation.status)
     }
-    // The cookie's domain list and site, looked up once for what follows.
-    let domain = cookie.domain
-    let list = byDomain.index(of: domain)
-    var siteKey: String?
+    // The cookie's domain list and site, looked up once for what follows (the
+    // domain read in place in the cookie's storage).
+    let list = byDomain.index(of: cookie.storage.fields.pointee.domain)
     // §5.7 step 14: a non-secure origin may not overwrite or shadow a Secure cookie.
     if !cookie.isSecure && !context.isSecureOrigin {
-      let site: Int?
       if let list {
-        site = byDomain.site(ofList: list)
+        if wouldShadowSecureCookie(cookie, site: byDomain.site(ofList: list)) {
+          return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
+        }
       } else {
-        siteKey = self.siteKey(forDomain: domain)
-        site = siteKey.flatMap { byDomain.site(of: $0) }
-      }
-      if let site, wouldShadowSecureCookie(cookie, site: site) {
-        return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
+        let siteKey = self.siteKey(forDomain: cookie.storage.fields.pointee.domain)
+        if let site = byDomain.site(of: siteKey), wouldShadowSecureCookie(cookie, site: site) {
+          return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
+        }
+        return store(consume cookie, list: nil, siteKey: consume siteKey, now: now)
       }
     }
-    return store(consume cookie, list: list, siteKey: siteKey, now: now)
+    return store(consume cookie, list: list, now: now)
   }
 
   /// Stores a cookie given through the store's API (imports, the CLI): the
@@ -103,39 +103,51 @@ extension CookieJar {
   /// `list` is the index of the cookie's domain list, `nil` when it has none;
   /// `siteKey` its site key when already known.
   mutating func store(
-    _ newCookie: consuming Cookie, list: Int?, siteKey: String? = nil, now: Date
+    _ newCookie: consuming Cookie, list: Int?, siteKey: consuming String? = nil, now: Date
   ) -> SetCookieResult {
-    var cookie = consume newCookie
-    let recorded: SetCookieResult.Changes
-    let storedIn: Int
-    if let list, let position = find(twinOf: cookie, inList: list) {
+    // The cookie is copied once, into the jar, and moves into the result.
+    if let list, let position = find(twinOf: newCookie, inList: list) {
       let twin = byDomain.cookie(at: position, inList: list)
       // Step 22: a script API cannot overwrite an HttpOnly cookie.
-      if twin.isHTTPOnly && !cookie.source.isHTTP {
-        return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteHTTPOnly))
+      if twin.isHTTPOnly && !newCookie.source.isHTTP {
+        return SetCookieResult(
+          cookie: newCookie, status: CookieInclusionStatus(.overwriteHTTPOnly))
       }
-      cookie.createdAt = twin.createdAt
-      if cookie.isExpired(at: now) {
+      newCookie.createdAt = twin.createdAt
+      if newCookie.isExpired(at: now) {
         remove(twin.identity)
         return SetCookieResult(
-          cookie: cookie, status: CookieInclusionStatus(),
+          cookie: newCookie, status: CookieInclusionStatus(),
           changes: [CookieChange(cookie: twin, cause: .expired)])
       }
-      replace(at: position, inList: list, with: cookie)
-      storedIn = list
-      recorded = .replaced(twin: twin)
-    } else {
-      if cookie.isExpired(at: now) {
-        return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.expired))
-      }
-      storedIn = add(cookie, list: list, siteKey: siteKey)
-      recorded = .inserted
+      replace(at: position, inList: list, with: copy newCookie)
+      return limited(newCookie, inList: list, recorded: .replaced(twin: consume twin), now: now)
+    }
+    if newCookie.isExpired(at: now) {
+      return SetCookieResult(cookie: newCookie, status: CookieInclusionStatus(.expired))
+    }
+    let storedIn = add(copy newCookie, list: list, siteKey: siteKey)
+    return limited(newCookie, inList: storedIn, recorded: .inserted, now: now)
+  }
+
+  /// §5.7 step 25 for `cookie`, just stored in the list at `list`: the
+  /// limits enforced, the result with `recorded` and any evictions.
+  private mutating func limited(
+    _ cookie: consuming Cookie, inList list: Int, recorded: consuming SetCookieResult.Changes,
+    now: Date
+  ) -> SetCookieResult {
+    // Usually no limit is near: no list of evictions to make.
+    guard mayExceedLimits(after: cookie, inList: list) else {
+      return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), recorded: recorded)
     }
     var evicted: [CookieChange] = []
-    enforceLimits(after: cookie, inList: storedIn, now: now, changes: &evicted)
+    enforceLimits(after: cookie, inList: list, now: now, changes: &evicted)
+    if evicted.isEmpty {
+      return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), recorded: recorded)
+    }
     return SetCookieResult(
       cookie: cookie, status: CookieInclusionStatus(),
-      recorded: evicted.isEmpty ? recorded : .list(recorded.list(inserted: cookie) + evicted))
+      recorded: .list(recorded.list(inserted: cookie) + evicted))
   }
 
   /// §5.7 step 14: whether the jar holds a Secure cookie of the same name and

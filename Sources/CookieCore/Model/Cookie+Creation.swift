@@ -83,35 +83,38 @@ extension Cookie {
     // A successful scan means a non-empty line.
     let p = line.baseAddress.unsafelyUnwrapped
     let url = context.url
-    // Steps 5–8: Domain.
-    var domain = url.serializedHost
+    // Steps 5–8: Domain. `attributeDomain` is the cookie's domain when it is
+    // the attribute's, `nil` when it is the request host (read in place, and
+    // copied once, into the cookie's fields).
+    var attributeDomain: String? = nil
     var isHostOnly = true
     if parsed.hasDomain {
       let count = parsed.domainEnd - parsed.domainStart
-      let resolution = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) {
-        attribute in
+      let rejection = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) {
+        attribute -> CookieExclusionReason? in
         // §5.6.3: lower-cased.
         copyASCIILowercased(from: p + parsed.domainStart, to: attribute, count: count)
-        let resolution = resolveDomain(
-          attribute: UnsafeBufferPointer(attribute), host: url, hostName: domain, facts: facts)
-        if case .attribute(let shared) = resolution {
-          domain = shared ?? String(decoding: attribute, as: UTF8.self)
+        switch resolveDomain(
+          attribute: UnsafeBufferPointer(attribute), host: url, hostName: url.serializedHost,
+          facts: facts)
+        {
+        case .host(let hostOnly):
+          isHostOnly = hostOnly
+          return nil
+        case .attribute(let shared):
+          attributeDomain = shared ?? String(decoding: attribute, as: UTF8.self)
           isHostOnly = false
+          return nil
+        case .rejected(let reason): return reason
         }
-        return resolution
       }
-      switch resolution {
-      case .host(let hostOnly): isHostOnly = hostOnly
-      case .attribute: break
-      case .rejected(let reason):
-        return Creation(cookie: nil, status: CookieInclusionStatus(reason))
-      }
+      if let rejection { return Creation(cookie: nil, status: CookieInclusionStatus(rejection)) }
     }
     let fields = lineFields(
-      domain: domain, isHostOnly: isHostOnly, maxAge: parsed.maxAge,
-      expires: parsed.expires.map(Double.init), secure: parsed.secure, httpOnly: parsed.httpOnly,
-      sameSite: parsed.sameSite, partitioned: parsed.partitioned, context: context, sites: sites,
-      now: now, configuration: configuration)
+      domain: attributeDomain.take() ?? url.serializedHost, isHostOnly: isHostOnly,
+      maxAge: parsed.maxAge, expires: parsed.expires.map(Double.init), secure: parsed.secure,
+      httpOnly: parsed.httpOnly, sameSite: parsed.sameSite, partitioned: parsed.partitioned,
+      context: context, sites: sites, now: now, configuration: configuration)
     // The name, value and path bytes go from the line into the cookie's
     // storage; the default-path is a prefix of the request path.
     let name = UnsafeBufferPointer(
@@ -122,33 +125,22 @@ extension Cookie {
     let contiguous =
       parsed.nameEnd > parsed.nameStart && parsed.valueStart == parsed.nameEnd + 1
       && p[parsed.nameEnd] == UInt8(ascii: "=")
-    let cookie: Cookie
+    let storage: Storage
     if parsed.pathStart >= 0 {
       let path = UnsafeBufferPointer(
         start: p + parsed.pathStart, count: parsed.pathEnd - parsed.pathStart)
-      cookie = Cookie(
-        storage: .make(fields, name: name, value: value, path: path, contiguous: contiguous))
+      storage = .make(fields, name: name, value: value, path: path, contiguous: contiguous)
     } else {
-      var requestPath = url.path
-      cookie = requestPath.withUTF8 { requestPath in
-        if let length = CookiePath.defaultPathLength(of: requestPath) {
-          let path = UnsafeBufferPointer(rebasing: requestPath[..<length])
-          return Cookie(
-            storage: .make(fields, name: name, value: value, path: path, contiguous: contiguous))
-        }
-        return withUnsafeBytes(of: UInt8(ascii: "/")) {
-          Cookie(
-            storage: .make(
-              fields, name: name, value: value, path: $0.assumingMemoryBound(to: UInt8.self),
-              contiguous: contiguous))
-        }
-      }
+      storage = .make(
+        fields, name: name, value: value, defaultPathOf: url.storage.fields.path,
+        contiguous: contiguous)
     }
-    return Creation(
-      cookie: cookie,
-      status: status(
-        of: cookie, partitioned: parsed.partitioned, context: context, sites: sites,
-        configuration: configuration))
+    let cookie = Cookie(storage: storage)
+    // The status first: the cookie then moves into the result.
+    let status = status(
+      of: cookie, partitioned: parsed.partitioned, context: context, sites: sites,
+      configuration: configuration)
+    return Creation(cookie: consume cookie, status: status)
   }
 
   /// Copies `count` octets from `source` to `target` with ASCII "A"-"Z"
@@ -192,7 +184,7 @@ extension Cookie {
   /// expiry (step 4), the attributes, the partition (CHIPS), the creation,
   /// access and update times (`now`) and the source's scheme and port.
   static func lineFields(
-    domain: String, isHostOnly: Bool, maxAge: Int64?, expires: Double?, secure: Bool,
+    domain: consuming String, isHostOnly: Bool, maxAge: Int64?, expires: Double?, secure: Bool,
     httpOnly: Bool, sameSite: SameSite, partitioned: Bool, context: CookieRequestContext,
     sites: ContextSites, now: Date, configuration: CookieJarConfiguration
   ) -> Fields {

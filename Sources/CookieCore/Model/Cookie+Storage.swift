@@ -78,7 +78,45 @@ extension Cookie {
       _ fields: consuming Fields, name: UnsafeBufferPointer<UInt8>,
       value: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>, contiguous: Bool = false
     ) -> Storage {
-      let counts = Counts(name: name.count, value: value.count, path: path.count)
+      let (storage, target) = allocate(
+        name: name, value: value, pathCount: path.count, contiguous: contiguous)
+      _ = copy(path, to: target)
+      storage.fields.initialize(to: fields)
+      return storage
+    }
+
+    /// ``make(_:name:value:path:contiguous:)`` with the default-path of
+    /// `requestPath` (RFC 6265bis §5.1.4) as the path: for a line without a
+    /// Path attribute, the path bytes copied from the request's, with no
+    /// closure holding `fields` (which is moved into the storage, not copied).
+    static func make(
+      _ fields: consuming Fields, name: UnsafeBufferPointer<UInt8>,
+      value: UnsafeBufferPointer<UInt8>, defaultPathOf requestPath: borrowing String,
+      contiguous: Bool
+    ) -> Storage {
+      let length = requestPath.withUTF8Bytes { CookiePath.defaultPathLength(of: $0) }
+      let (storage, target) = allocate(
+        name: name, value: value, pathCount: length ?? 1, contiguous: contiguous)
+      if let length {
+        requestPath.withUTF8Bytes {
+          target.update(from: $0.baseAddress.unsafelyUnwrapped, count: length)
+        }
+      } else {
+        target.pointee = UInt8(ascii: "/")
+      }
+      storage.fields.initialize(to: fields)
+      return storage
+    }
+
+    /// A storage for `name`, `value` and a path of `pathCount` bytes, with
+    /// the pair written; returns it and where the path goes. The caller
+    /// writes the path and initializes the fields.
+    @inline(__always)
+    private static func allocate(
+      name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, pathCount: Int,
+      contiguous: Bool
+    ) -> (Storage, UnsafeMutablePointer<UInt8>) {
+      let counts = Counts(name: name.count, value: value.count, path: pathCount)
       let words = (counts.fieldsOffset + MemoryLayout<Fields>.stride) / 8
       let storage = unsafeDowncast(
         Storage.create(minimumCapacity: words) { _ in counts }, to: Storage.self)
@@ -95,9 +133,7 @@ extension Cookie {
         }
         target = copy(value, to: target)
       }
-      _ = copy(path, to: target)
-      storage.fields.initialize(to: fields)
-      return storage
+      return (storage, target)
     }
 
     /// A storage holding `fields` and the UTF-8 of the name, value and path.
