@@ -34,8 +34,11 @@ echo "== build sitedata-bench (release)" >&2
 bindir="$("${build[@]}" --show-bin-path)"
 # Release builds inline engine code into the benchmark (cross-module optimization), but an
 # incremental build does not recompile the benchmark when only an engine function body changed:
-# drop the benchmark's own objects so that it always runs the engine as it is now.
+# drop the benchmark's own objects so that it always runs the engine as it is now. Touching the
+# manifest makes SwiftPM plan the build again: with an unchanged plan it would look for the
+# dropped objects' output file map and fail.
 rm -rf "$bindir/SiteDataBench.build"
+touch "$repo/Package.swift"
 "${build[@]}" >&2
 bin="$bindir/sitedata-bench"
 
