@@ -344,23 +344,28 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// no cancellation handler wakes the loop for it.
   static let aloneCancellationCheckMilliseconds: Int32 = 10
 
+  /// What ``driveAlone(_:)`` did with a transfer.
+  enum AloneOutcome {
+    /// It ended; its end is ``HTTPTransfer/takeEnd()``.
+    case ended
+    /// Other work came: it runs on, on the loop. Wait for it with a
+    /// continuation (``HTTPTransfer/continuation``); do not submit it again.
+    case runningOnLoop
+    /// The loop was busy: nothing was started. Submit it.
+    case notStarted
+  }
+
   /// Runs `handoff`'s transfer to its end inside the calling job when it is
   /// the loop's only work, the way `curl_easy_perform` would: a load alone
   /// on the loop then costs no suspension, no continuation and no job per
   /// hop. Loop thread only, from the transfer's own task.
   ///
   /// As soon as other work arrives (a transfer, a job, a command, the
-  /// end of the loop), the transfer is left running on the loop and `false`
-  /// is returned: the caller then waits for it as for a submitted one, with
-  /// a continuation (``HTTPTransfer/continuation`` set, not submitted
-  /// again). `false` at once, with nothing started, when the loop is busy.
-  ///
-  /// - Returns: whether the transfer ended (its end is then
-  ///   ``HTTPTransfer/takeEnd()``).
-  func driveAlone(_ handoff: Handoff) -> Bool {
+  /// end of the loop), the transfer is left running on the loop.
+  func driveAlone(_ handoff: Handoff) -> AloneOutcome {
     guard active.isEmpty, jobsAfterCurrent == 0,
       inbox.withLock({ $0.isEmpty && !$0.stopping })
-    else { return false }
+    else { return .notStarted }
     let transfer = handoff.transfer
     start(transfer)
     var running: Int32 = 0
@@ -374,7 +379,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
         inbox.sleeping = true
         return true
       }
-      guard alone else { return false }
+      guard alone else { return .runningOnLoop }
       curl_multi_poll(multi, nil, 0, Self.aloneCancellationCheckMilliseconds, nil)
       inbox.withLock { $0.sleeping = false }
       if Task.isCancelled {
@@ -382,7 +387,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
         abort(transfer)
       }
     }
-    return true
+    return .ended
   }
 
   /// Completes every transfer libcurl reports done (`CURLMSG_DONE`).

@@ -49,14 +49,13 @@ extension WebLoaderSession {
         options: options))
     handoff.transfer.pausesBeforeBody = onResponse != nil
     let loop = transport.loop
+    // Alone on the loop, the transfer runs in this job; otherwise the loop
+    // runs it and this task waits.
+    let alone = onResponse == nil && loop.isLoopThread ? loop.driveAlone(handoff) : .notStarted
     var event: HTTPTransfer.Event
-    if onResponse == nil && loop.isLoopThread && loop.driveAlone(handoff),
-      let end = handoff.transfer.takeEnd()
-    {
-      // The loop had nothing else to do: the transfer ran in this job.
+    if alone == .ended, let end = handoff.transfer.takeEnd() {
       event = .finished(end)
-    } else if handoff.transfer.activeIndex != nil {
-      // Driven alone until other work came: it runs on, on the loop.
+    } else if alone == .runningOnLoop {
       event = await wait(for: handoff) { handoff.transfer.continuation = $0 }
     } else {
       event = await wait(for: handoff) { continuation in

@@ -136,18 +136,14 @@ extension CookieJar {
     _ cookie: consuming Cookie, inList list: Int, recorded: consuming SetCookieResult.Changes,
     now: Date
   ) -> SetCookieResult {
-    // Usually no limit is near: no list of evictions to make.
-    guard mayExceedLimits(after: cookie, inList: list) else {
-      return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), recorded: recorded)
-    }
     var evicted: [CookieChange] = []
-    enforceLimits(after: cookie, inList: list, now: now, changes: &evicted)
-    if evicted.isEmpty {
-      return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(), recorded: recorded)
+    // Usually no limit is near: nothing to enforce.
+    if mayExceedLimits(after: cookie, inList: list) {
+      enforceLimits(after: cookie, inList: list, now: now, changes: &evicted)
     }
     return SetCookieResult(
       cookie: cookie, status: CookieInclusionStatus(),
-      recorded: .list(recorded.list(inserted: cookie) + evicted))
+      recorded: evicted.isEmpty ? recorded : .list(recorded.list(inserted: cookie) + evicted))
   }
 
   /// §5.7 step 14: whether the jar holds a Secure cookie of the same name and
