@@ -434,7 +434,8 @@ struct ParsedCookieTests {
   // MARK: - Against a literal transcription of the RFC
 
   /// Random lines give exactly what a plain, step-by-step transcription of
-  /// §5.6 gives (the parser under test scans eight octets at a time).
+  /// §5.6 gives (the parser under test scans eight and thirty-two octets at
+  /// a time; one line in four is long enough for several long steps).
   @Test func agreesWithReferenceOnRandomLines() {
     var random = ParserTestRandom(seed: 0x5365_742D_436F_6F6B)
     let words: [[UInt8]] = [
@@ -450,7 +451,7 @@ struct ParsedCookieTests {
       ]
     for _ in 0..<30_000 {
       var line: [UInt8] = []
-      let parts = Int(random.next() % 16)
+      let parts = Int(random.next() % (random.next() % 4 == 0 ? 64 : 16))
       for _ in 0..<parts {
         if random.next() % 3 == 0 {
           // Rarely a control octet, usually something printable.
@@ -470,11 +471,12 @@ struct ParsedCookieTests {
     }
   }
 
-  /// Every length from 0 to 40 with one special octet at every position, so
-  /// that every word boundary and tail of the eight-octet scanner is hit.
+  /// Every length from 0 to 40, and around 64 and 128, with one special
+  /// octet at every position, so that every word boundary and tail of the
+  /// eight- and thirty-two-octet scans is hit.
   @Test func agreesWithReferenceAtEveryOffset() {
     let specials: [UInt8] = [0x00, 0x09, 0x0A, 0x1F, 0x20, 0x3B, 0x3D, 0x7F, 0x80, 0xC3, 0xFF]
-    for length in 0...40 {
+    for length in Array(0...40) + Array(56...72) + Array(120...136) {
       for position in 0..<max(length, 1) {
         for special in specials {
           for filler in [UInt8(ascii: "a"), UInt8(ascii: "=")] {
