@@ -190,13 +190,12 @@ extension Cookie {
   ) -> Fields {
     let url = context.url
     return Fields(
-      domain: domain, isHostOnly: isHostOnly,
+      domain: domain, createdAt: now, lastAccessedAt: now, lastUpdatedAt: now,
+      partitionKey: partitioned ? sites.partitionKey : nil, isHostOnly: isHostOnly,
+      isSecure: secure, isHTTPOnly: httpOnly, sameSite: sameSite,
+      sourceScheme: url.isSecureScheme ? .secure : .nonSecure, source: context.source,
       expiresAt: expiry(maxAge: maxAge, expires: expires, now: now, configuration: configuration),
-      createdAt: now, lastAccessedAt: now, lastUpdatedAt: now, isSecure: secure,
-      isHTTPOnly: httpOnly, sameSite: sameSite,
-      partitionKey: partitioned ? sites.partitionKey : nil,
-      sourceScheme: url.isSecureScheme ? .secure : .nonSecure, sourcePort: url.effectivePort,
-      source: context.source)
+      sourcePort: url.effectivePort)
   }
 
   /// Step 4: the expiry, Max-Age over Expires (seconds since 1970), capped

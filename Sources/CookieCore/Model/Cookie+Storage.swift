@@ -3,20 +3,25 @@ import Foundation
 extension Cookie {
   /// Every field of a ``Cookie`` but the name, the value and the path, whose
   /// bytes the storage holds.
+  ///
+  /// Declared in the order that wastes least padding (Swift lays a struct
+  /// out in declaration order): the one-byte fields fill the bytes after the
+  /// partition key's, and the optionals with a tag byte come last. 96 bytes
+  /// a cookie instead of 112 in the order of a cookie's properties.
   struct Fields: Hashable {
     var domain: String
-    var isHostOnly: Bool
-    var expiresAt: Date?
     var createdAt: Date
     var lastAccessedAt: Date
     var lastUpdatedAt: Date
+    var partitionKey: CookiePartitionKey?
+    var isHostOnly: Bool
     var isSecure: Bool
     var isHTTPOnly: Bool
     var sameSite: SameSite
-    var partitionKey: CookiePartitionKey?
     var sourceScheme: CookieSourceScheme
-    var sourcePort: Int?
     var source: CookieSource
+    var expiresAt: Date?
+    var sourcePort: Int?
   }
 
   /// The byte counts of a cookie's name, value and path, and of its header

@@ -104,10 +104,10 @@ public struct Cookie: Sendable, Hashable {
   ) {
     storage = Storage.make(
       Fields(
-        domain: domain, isHostOnly: isHostOnly, expiresAt: expiresAt, createdAt: createdAt,
-        lastAccessedAt: lastAccessedAt, lastUpdatedAt: lastUpdatedAt ?? createdAt,
-        isSecure: isSecure, isHTTPOnly: isHTTPOnly, sameSite: sameSite, partitionKey: partitionKey,
-        sourceScheme: sourceScheme, sourcePort: sourcePort, source: source),
+        domain: domain, createdAt: createdAt, lastAccessedAt: lastAccessedAt,
+        lastUpdatedAt: lastUpdatedAt ?? createdAt, partitionKey: partitionKey,
+        isHostOnly: isHostOnly, isSecure: isSecure, isHTTPOnly: isHTTPOnly, sameSite: sameSite,
+        sourceScheme: sourceScheme, source: source, expiresAt: expiresAt, sourcePort: sourcePort),
       name: name, value: value, path: path)
   }
 
