@@ -115,7 +115,9 @@ extension CookieJar {
       }
       newCookie.createdAt = twin.createdAt
       if newCookie.isExpired(at: now) {
-        remove(twin.identity)
+        // The twin is where the search found it: removed there, without
+        // looking its list and identity up again.
+        remove(at: position, inList: list)
         return SetCookieResult(
           cookie: newCookie, status: CookieInclusionStatus(),
           changes: [CookieChange(cookie: twin, cause: .expired)])

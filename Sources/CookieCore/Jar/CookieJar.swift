@@ -188,6 +188,16 @@ public struct CookieJar: Sendable {
     replace(at: index, inList: list, with: cookie)
   }
 
+  /// Removes the cookie at `index` of the list at `list`.
+  mutating func remove(at index: Int, inList list: Int) {
+    let removed = byDomain.modify(listAt: list) { cookies -> Bool in
+      guard cookies.indices.contains(index) else { return false }
+      cookies.remove(at: index)
+      return true
+    }
+    if removed { count -= 1 }
+  }
+
   /// Removes the cookie with `identity`; returns it.
   @discardableResult
   mutating func remove(_ identity: CookieIdentity) -> Cookie? {
