@@ -164,6 +164,23 @@ import Testing
     #expect(jar.set("s=3", from: "https://www.e.com/").isAccepted)
   }
 
+  /// Step 14 finds the Secure cookie among many lists and names of its
+  /// site (whose filters of Secure names are full), and only where the
+  /// domains match.
+  @Test func secureCookieIsFoundAmongManySecureNames() {
+    var jar = JarTesting.jar()
+    for index in 0..<80 {
+      jar.set("n\(index)=1; Secure", from: "https://a\(index % 4).e.com/")
+    }
+    jar.set("s=1; Secure", from: "https://www.e.com/")
+    #expect(jar.set("s=2", from: "http://www.e.com/").status.contains(.overwriteSecure))
+    #expect(
+      jar.set("s=2; Domain=e.com", from: "http://b.e.com/").status.contains(.overwriteSecure))
+    #expect(jar.set("s=2", from: "http://b.e.com/").isAccepted)
+    #expect(jar.set("n7=2", from: "http://a3.e.com/").status.contains(.overwriteSecure))
+    #expect(jar.set("n7=2", from: "http://a0.e.com/").isAccepted)
+  }
+
   @Test func scriptsAndHttpOnly() {
     var jar = JarTesting.jar()
     let page = JarTesting.url("https://e.com/")

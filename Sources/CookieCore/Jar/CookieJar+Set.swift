@@ -153,29 +153,40 @@ extension CookieJar {
   /// whose path the new cookie's path path-matches. `site` is the index of
   /// the cookie's site (only its lists can hold such a cookie).
   func wouldShadowSecureCookie(_ cookie: Cookie, site: Int) -> Bool {
-    let cookieDomain = cookie.domain
-    let isIP = CookieDomain.isIPLiteral(cookieDomain)
     let name = cookie.storage.nameBytes
     let nameHash = StoredCookie.nameHash(name)
     // Most sites hold no Secure cookie of this name: one word tells.
     guard byDomain.mayHoldSecureCookie(nameHash: nameHash, site: site) else { return false }
+    let cookieDomain = cookie.domain
+    let isIP = CookieDomain.isIPLiteral(cookieDomain)
     let path = cookie.storage.pathBytes
+    let partitionKey = cookie.partitionKey
     for list in byDomain.lists(ofSite: site) {
+      // Nor do most of its lists: the list's word tells, before its domain
+      // and its cookies are read.
+      guard byDomain.mayHoldSecureCookie(nameHash: nameHash, list: Int(list)) else { continue }
       let domain = byDomain.domain(at: Int(list))
       guard
         CookieDomain.matches(host: domain, isIPAddress: isIP, domain: cookieDomain)
           || CookieDomain.matches(host: cookieDomain, isIPAddress: isIP, domain: domain)
       else { continue }
-      for stored in byDomain.cookies(at: Int(list))
-      where stored.isSecure && stored.nameHash == nameHash {
-        let existing = stored.cookie.storage
-        if existing.nameBytes.bytesEqual(name)
-          && existing.fields.pointee.partitionKey == cookie.partitionKey
-          && CookiePath.matches(requestPath: path, cookiePath: existing.pathBytes)
-        {
-          return true
+      // The cookies read in place (no copy of each, nor retain).
+      let shadows = byDomain.withCookies(inList: Int(list)) { cookies -> Bool in
+        guard let base = cookies.baseAddress else { return false }
+        for index in cookies.indices {
+          let stored = base + index
+          guard stored.pointee.isSecure, stored.pointee.nameHash == nameHash else { continue }
+          let existing = stored.pointee.cookie.storage
+          if existing.nameBytes.bytesEqual(name)
+            && existing.fields.pointee.partitionKey == partitionKey
+            && CookiePath.matches(requestPath: path, cookiePath: existing.pathBytes)
+          {
+            return true
+          }
         }
+        return false
       }
+      if shadows { return true }
     }
     return false
   }
