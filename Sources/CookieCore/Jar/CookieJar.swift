@@ -145,10 +145,17 @@ public struct CookieJar: Sendable {
         let secureName = stored.isSecure ? stored.nameHash : nil
         // Usually the newest cookie goes last (or near the end): search from there.
         let position = cookies.lastIndex(where: { !stored.precedes($0) }).map { $0 + 1 } ?? 0
-        if position == cookies.count {
-          cookies.append(consume stored)
-        } else {
-          cookies.insert(consume stored, at: position)
+        let end = cookies.count
+        cookies.append(consume stored)
+        if position < end {
+          // Moved to its place by hand: `insert(_:at:)` goes through the
+          // generic `replaceSubrange` (a copy of the element, a destroy).
+          cookies.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let new = (base + end).move()
+            (base + position + 1).moveInitialize(from: base + position, count: end - position)
+            (base + position).initialize(to: new)
+          }
         }
         return secureName
       }
