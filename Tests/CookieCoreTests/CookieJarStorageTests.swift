@@ -78,6 +78,25 @@ import Testing
       jar.header(for: "http://example.com/a/b", at: t0 + 5) == "deep=1; mid=1; first=2; second=1")
   }
 
+  /// Cookies of many path lengths, set in a mixed order, come out in header
+  /// order (each new cookie is moved to its place in its domain's list).
+  @Test func headerOrderAfterManyInsertions() {
+    var jar = JarTesting.jar()
+    let t0 = JarTesting.start
+    let paths = ["/", "/p", "/p/q", "/p/q/r", "/p/q/r/s"]
+    var generator = ParserTestRandom(seed: 6265)
+    var expected: [(length: Int, index: Int)] = []
+    for index in 0..<60 {
+      let path = paths[Int(generator.next() % UInt64(paths.count))]
+      jar.set("c\(index)=1; Path=\(path)", from: "http://example.com/", at: t0 + Double(index))
+      expected.append((path.utf8.count, index))
+    }
+    expected.sort { $0.length != $1.length ? $0.length > $1.length : $0.index < $1.index }
+    #expect(
+      jar.header(for: "http://example.com/p/q/r/s", at: t0 + 100)
+        == expected.map { "c\($0.index)=1" }.joined(separator: "; "))
+  }
+
   @Test func replacementKeepsCreationTimeAndReportsChanges() {
     var jar = JarTesting.jar()
     jar.set("a=1", from: "http://example.com/")
@@ -162,6 +181,23 @@ import Testing
     // A different name, or a path the new path does not path-match, is fine.
     #expect(jar.set("t=2", from: "http://www.e.com/").isAccepted)
     #expect(jar.set("s=3", from: "https://www.e.com/").isAccepted)
+  }
+
+  /// Step 14 finds the Secure cookie among many lists and names of its
+  /// site (whose filters of Secure names are full), and only where the
+  /// domains match.
+  @Test func secureCookieIsFoundAmongManySecureNames() {
+    var jar = JarTesting.jar()
+    for index in 0..<80 {
+      jar.set("n\(index)=1; Secure", from: "https://a\(index % 4).e.com/")
+    }
+    jar.set("s=1; Secure", from: "https://www.e.com/")
+    #expect(jar.set("s=2", from: "http://www.e.com/").status.contains(.overwriteSecure))
+    #expect(
+      jar.set("s=2; Domain=e.com", from: "http://b.e.com/").status.contains(.overwriteSecure))
+    #expect(jar.set("s=2", from: "http://b.e.com/").isAccepted)
+    #expect(jar.set("n7=2", from: "http://a3.e.com/").status.contains(.overwriteSecure))
+    #expect(jar.set("n7=2", from: "http://a0.e.com/").isAccepted)
   }
 
   @Test func scriptsAndHttpOnly() {

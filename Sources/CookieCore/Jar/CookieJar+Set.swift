@@ -65,21 +65,26 @@ extension CookieJar {
     // The cookie's domain list and site, looked up once for what follows (the
     // domain read in place in the cookie's storage).
     let list = byDomain.index(of: cookie.storage.fields.pointee.domain)
+    // The name's hash, computed once for step 14, the twin search and storing.
+    let nameHash = StoredCookie.nameHash(cookie.storage.nameBytes)
     // §5.7 step 14: a non-secure origin may not overwrite or shadow a Secure cookie.
     if !cookie.isSecure && !context.isSecureOrigin {
       if let list {
-        if wouldShadowSecureCookie(cookie, site: byDomain.site(ofList: list)) {
+        if wouldShadowSecureCookie(cookie, site: byDomain.site(ofList: list), nameHash: nameHash) {
           return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
         }
       } else {
         let siteKey = self.siteKey(forDomain: cookie.storage.fields.pointee.domain)
-        if let site = byDomain.site(of: siteKey), wouldShadowSecureCookie(cookie, site: site) {
+        if let site = byDomain.site(of: siteKey),
+          wouldShadowSecureCookie(cookie, site: site, nameHash: nameHash)
+        {
           return SetCookieResult(cookie: cookie, status: CookieInclusionStatus(.overwriteSecure))
         }
-        return store(consume cookie, list: nil, siteKey: consume siteKey, now: now)
+        return store(
+          consume cookie, list: nil, siteKey: consume siteKey, nameHash: nameHash, now: now)
       }
     }
-    return store(consume cookie, list: list, now: now)
+    return store(consume cookie, list: list, nameHash: nameHash, now: now)
   }
 
   /// Stores a cookie given through the store's API (imports, the CLI): the
@@ -95,18 +100,22 @@ extension CookieJar {
     if domainStart == nil || domainStart == UInt8(ascii: ".") { status.insert(.invalidDomain) }
     if cookie.path.utf8.first != UInt8(ascii: "/") { status.insert(.notOnPath) }
     guard status.isIncluded else { return SetCookieResult(cookie: cookie, status: status) }
-    return store(cookie, list: byDomain.index(of: cookie.domain), now: now)
+    return store(
+      cookie, list: byDomain.index(of: cookie.domain),
+      nameHash: StoredCookie.nameHash(cookie.storage.nameBytes), now: now)
   }
 
   /// §5.7 steps 22–25 for an accepted cookie: replace its twin (keeping the
   /// twin's creation time), drop it if expired, then enforce the limits.
   /// `list` is the index of the cookie's domain list, `nil` when it has none;
-  /// `siteKey` its site key when already known.
+  /// `siteKey` its site key when already known; `nameHash` the name's
+  /// ``StoredCookie/nameHash(_:)``.
   mutating func store(
-    _ newCookie: consuming Cookie, list: Int?, siteKey: consuming String? = nil, now: Date
+    _ newCookie: consuming Cookie, list: Int?, siteKey: consuming String? = nil,
+    nameHash: UInt16, now: Date
   ) -> SetCookieResult {
     // The cookie is copied once, into the jar, and moves into the result.
-    if let list, let position = find(twinOf: newCookie, inList: list) {
+    if let list, let position = find(twinOf: newCookie, inList: list, nameHash: nameHash) {
       let twin = byDomain.cookie(at: position, inList: list)
       // Step 22: a script API cannot overwrite an HttpOnly cookie.
       if twin.isHTTPOnly && !newCookie.source.isHTTP {
@@ -115,7 +124,9 @@ extension CookieJar {
       }
       newCookie.createdAt = twin.createdAt
       if newCookie.isExpired(at: now) {
-        remove(twin.identity)
+        // The twin is where the search found it: removed there, without
+        // looking its list and identity up again.
+        remove(at: position, inList: list)
         return SetCookieResult(
           cookie: newCookie, status: CookieInclusionStatus(),
           changes: [CookieChange(cookie: twin, cause: .expired)])
@@ -126,7 +137,7 @@ extension CookieJar {
     if newCookie.isExpired(at: now) {
       return SetCookieResult(cookie: newCookie, status: CookieInclusionStatus(.expired))
     }
-    let storedIn = add(copy newCookie, list: list, siteKey: siteKey)
+    let storedIn = add(copy newCookie, list: list, siteKey: siteKey, nameHash: nameHash)
     return limited(newCookie, inList: storedIn, recorded: .inserted, now: now)
   }
 
@@ -149,31 +160,42 @@ extension CookieJar {
   /// §5.7 step 14: whether the jar holds a Secure cookie of the same name and
   /// partition whose domain domain-matches the new one's (or vice versa) and
   /// whose path the new cookie's path path-matches. `site` is the index of
-  /// the cookie's site (only its lists can hold such a cookie).
-  func wouldShadowSecureCookie(_ cookie: Cookie, site: Int) -> Bool {
-    let cookieDomain = cookie.domain
-    let isIP = CookieDomain.isIPLiteral(cookieDomain)
+  /// the cookie's site (only its lists can hold such a cookie); `nameHash`
+  /// the name's ``StoredCookie/nameHash(_:)``.
+  func wouldShadowSecureCookie(_ cookie: Cookie, site: Int, nameHash: UInt16) -> Bool {
     let name = cookie.storage.nameBytes
-    let nameHash = StoredCookie.nameHash(name)
     // Most sites hold no Secure cookie of this name: one word tells.
     guard byDomain.mayHoldSecureCookie(nameHash: nameHash, site: site) else { return false }
+    let cookieDomain = cookie.domain
+    let isIP = CookieDomain.isIPLiteral(cookieDomain)
     let path = cookie.storage.pathBytes
+    let partitionKey = cookie.partitionKey
     for list in byDomain.lists(ofSite: site) {
+      // Nor do most of its lists: the list's word tells, before its domain
+      // and its cookies are read.
+      guard byDomain.mayHoldSecureCookie(nameHash: nameHash, list: Int(list)) else { continue }
       let domain = byDomain.domain(at: Int(list))
       guard
         CookieDomain.matches(host: domain, isIPAddress: isIP, domain: cookieDomain)
           || CookieDomain.matches(host: cookieDomain, isIPAddress: isIP, domain: domain)
       else { continue }
-      for stored in byDomain.cookies(at: Int(list))
-      where stored.isSecure && stored.nameHash == nameHash {
-        let existing = stored.cookie.storage
-        if existing.nameBytes.bytesEqual(name)
-          && existing.fields.pointee.partitionKey == cookie.partitionKey
-          && CookiePath.matches(requestPath: path, cookiePath: existing.pathBytes)
-        {
-          return true
+      // The cookies read in place (no copy of each, nor retain).
+      let shadows = byDomain.withCookies(inList: Int(list)) { cookies -> Bool in
+        guard let base = cookies.baseAddress else { return false }
+        for index in cookies.indices {
+          let stored = base + index
+          guard stored.pointee.isSecure, stored.pointee.nameHash == nameHash else { continue }
+          let existing = stored.pointee.cookie.storage
+          if existing.nameBytes.bytesEqual(name)
+            && existing.fields.pointee.partitionKey == partitionKey
+            && CookiePath.matches(requestPath: path, cookiePath: existing.pathBytes)
+          {
+            return true
+          }
         }
+        return false
       }
+      if shadows { return true }
     }
     return false
   }

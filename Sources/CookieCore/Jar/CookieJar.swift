@@ -90,14 +90,14 @@ public struct CookieJar: Sendable {
     return index.map { ($0, list[$0]) }
   }
 
-  /// The position of the twin of `cookie` in the list at `list` (its domain's).
-  func find(twinOf cookie: Cookie, inList listIndex: Int) -> Int? {
+  /// The position of the twin of `cookie` in the list at `list` (its
+  /// domain's); `nameHash` is its name's ``StoredCookie/nameHash(_:)``.
+  func find(twinOf cookie: Cookie, inList listIndex: Int, nameHash: UInt16) -> Int? {
     let storage = cookie.storage
     let fields = storage.fields
     let list = byDomain.cookies(at: listIndex)
     let name = storage.nameBytes
     let path = storage.pathBytes
-    let nameHash = StoredCookie.nameHash(name)
     let hostOnly = fields.pointee.isHostOnly
     return list.withUnsafeBufferPointer { buffer -> Int? in
       guard let base = buffer.baseAddress else { return nil }
@@ -130,9 +130,10 @@ public struct CookieJar: Sendable {
 
   /// Adds a cookie that has no identity twin in the jar, at its header-order
   /// place in the list at `list` (its domain's), or in a new list of the
-  /// site `siteKey` (computed when not given). Returns the list's index.
+  /// site `siteKey` (computed when not given). `nameHash` is the name's
+  /// ``StoredCookie/nameHash(_:)``. Returns the list's index.
   @discardableResult
-  mutating func add(_ cookie: Cookie, list: Int?, siteKey: String? = nil) -> Int {
+  mutating func add(_ cookie: Cookie, list: Int?, siteKey: String? = nil, nameHash: UInt16) -> Int {
     let sequence = nextSequence
     nextSequence += 1
     count += 1
@@ -140,14 +141,21 @@ public struct CookieJar: Sendable {
       // The stored cookie is made in the closure and moved into the list (no
       // extra retain of the cookie); the closure returns its Secure name.
       let secureName = byDomain.modify(listAt: list) { cookies -> UInt16? in
-        let stored = StoredCookie(cookie, sequence: sequence)
+        let stored = StoredCookie(cookie, sequence: sequence, nameHash: nameHash)
         let secureName = stored.isSecure ? stored.nameHash : nil
         // Usually the newest cookie goes last (or near the end): search from there.
         let position = cookies.lastIndex(where: { !stored.precedes($0) }).map { $0 + 1 } ?? 0
-        if position == cookies.count {
-          cookies.append(consume stored)
-        } else {
-          cookies.insert(consume stored, at: position)
+        let end = cookies.count
+        cookies.append(consume stored)
+        if position < end {
+          // Moved to its place by hand: `insert(_:at:)` goes through the
+          // generic `replaceSubrange` (a copy of the element, a destroy).
+          cookies.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let new = (base + end).move()
+            (base + position + 1).moveInitialize(from: base + position, count: end - position)
+            (base + position).initialize(to: new)
+          }
         }
         return secureName
       }
@@ -159,23 +167,27 @@ public struct CookieJar: Sendable {
     // and growing a one-cookie list costs a new allocation and a move.
     var cookies: [StoredCookie] = []
     cookies.reserveCapacity(4)
-    cookies.append(StoredCookie(cookie, sequence: sequence))
+    cookies.append(StoredCookie(cookie, sequence: sequence, nameHash: nameHash))
     return byDomain.create(
       domain, site: siteKey ?? self.siteKey(forDomain: domain), cookies: cookies)
   }
 
   /// Adds a cookie that has no identity twin in the jar.
   mutating func add(_ cookie: Cookie) {
-    add(cookie, list: byDomain.index(of: cookie.domain))
+    add(
+      cookie, list: byDomain.index(of: cookie.domain),
+      nameHash: StoredCookie.nameHash(cookie.storage.nameBytes))
   }
 
   /// Replaces the cookie at `index` of the list at `list` with one of the
-  /// same identity and ordering keys (it keeps the twin's sequence).
+  /// same identity and ordering keys (it keeps the twin's sequence, and its
+  /// name hash: the names are the same).
   mutating func replace(at index: Int, inList list: Int, with cookie: Cookie) {
     // The name hash of a Secure replacement, for the site's Secure names.
     let secureName = byDomain.modify(listAt: list) { cookies -> UInt16? in
       guard cookies.indices.contains(index) else { return nil }
-      cookies[index] = StoredCookie(cookie, sequence: cookies[index].sequence)
+      cookies[index] = StoredCookie(
+        cookie, sequence: cookies[index].sequence, nameHash: cookies[index].nameHash)
       return cookies[index].isSecure ? cookies[index].nameHash : nil
     }
     if let secureName { byDomain.noteSecureCookie(nameHash: secureName, inList: list) }
@@ -186,6 +198,16 @@ public struct CookieJar: Sendable {
   mutating func replace(at index: Int, with cookie: Cookie) {
     guard let list = byDomain.index(of: cookie.domain) else { return }
     replace(at: index, inList: list, with: cookie)
+  }
+
+  /// Removes the cookie at `index` of the list at `list`.
+  mutating func remove(at index: Int, inList list: Int) {
+    let removed = byDomain.modify(listAt: list) { cookies -> Bool in
+      guard cookies.indices.contains(index) else { return false }
+      cookies.remove(at: index)
+      return true
+    }
+    if removed { count -= 1 }
   }
 
   /// Removes the cookie with `identity`; returns it.

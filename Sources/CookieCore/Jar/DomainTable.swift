@@ -20,6 +20,9 @@ struct DomainTable: Sendable {
     var hash: UInt64
     var domain: String
     var site: Int32
+    /// The list's own Bloom filter of Secure names (see
+    /// ``mayHoldSecureCookie(nameHash:list:)``), in the entry's padding.
+    var secureNames: UInt32 = 0
   }
 
   private struct Site {
@@ -79,6 +82,14 @@ struct DomainTable: Sendable {
   /// The cookies of the list at `index`.
   func cookies(at index: Int) -> [StoredCookie] { lists[index].cookies }
 
+  /// Calls `body` with the cookies of the list at `index`, lent in place.
+  @inline(__always)
+  func withCookies<Result>(
+    inList index: Int, _ body: (UnsafeBufferPointer<StoredCookie>) -> Result
+  ) -> Result {
+    lists[index].cookies.withUnsafeBufferPointer(body)
+  }
+
   /// The cookie at `position` of the list at `index`.
   func cookie(at position: Int, inList index: Int) -> Cookie {
     lists[index].cookies[position].cookie
@@ -119,6 +130,23 @@ struct DomainTable: Sendable {
   @inline(__always)
   mutating func noteSecureCookie(nameHash: UInt16, inList index: Int) {
     sites[Int(lists[index].site)].secureNames |= Self.secureNameBits(nameHash)
+    lists[index].secureNames |= Self.listSecureNameBits(nameHash)
+  }
+
+  /// Whether the list at `index` may hold a Secure cookie whose name has
+  /// `nameHash`; false means it holds none. A site that holds Secure
+  /// cookies of many names fills its word: the word of each of its lists
+  /// still tells (read from the entry, before the list's domain and cookies).
+  @inline(__always)
+  func mayHoldSecureCookie(nameHash: UInt16, list index: Int) -> Bool {
+    let bits = Self.listSecureNameBits(nameHash)
+    return lists[index].secureNames & bits == bits
+  }
+
+  /// The two bits of a name hash in a list's Bloom filter of Secure names.
+  @inline(__always)
+  private static func listSecureNameBits(_ nameHash: UInt16) -> UInt32 {
+    (1 << UInt32(nameHash & 31)) | (1 << UInt32((nameHash >> 5) & 31))
   }
 
   /// Whether the site at `index` may hold a Secure cookie whose name has

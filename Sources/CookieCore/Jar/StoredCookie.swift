@@ -56,6 +56,12 @@ struct StoredCookie: Sendable {
   }
 
   init(_ cookie: Cookie, sequence: UInt64) {
+    self.init(cookie, sequence: sequence, nameHash: Self.nameHash(cookie.storage.nameBytes))
+  }
+
+  /// A stored cookie whose name's ``nameHash(_:)`` is known: a `Set-Cookie`
+  /// line computes it once for its twin search, step 14 and this.
+  init(_ cookie: Cookie, sequence: UInt64, nameHash: UInt16) {
     self.cookie = cookie
     self.sequence = sequence
     let storage = cookie.storage
@@ -63,7 +69,7 @@ struct StoredCookie: Sendable {
     expiry = fields.pointee.expiresAt?.timeIntervalSince1970 ?? .infinity
     created = fields.pointee.createdAt.timeIntervalSince1970
     lastAccessed = fields.pointee.lastAccessedAt.timeIntervalSince1970
-    nameHash = Self.nameHash(storage.nameBytes)
+    self.nameHash = nameHash
     let pairLength = storage.counts.pair
     pairLength32 = UInt32(truncatingIfNeeded: pairLength)
     var inlinePair: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
