@@ -68,7 +68,8 @@ enum W3Ingest {
     note += "\n  (empty-name-and-value, domain-mismatch and expired: RFC 6265 refuses them too)"
 
     var shadowing = Bench.emptyJar()
-    var shadowingStatuses = statuses
+    var shadowingStatuses = [CookieInclusionStatus](
+      repeating: CookieInclusionStatus(), count: input.count)
     ingest(input, into: &shadowing, statuses: &shadowingStatuses, importingShadows: true)
     let step14 = jar.count - shadowing.count
     let cookies = shadowing.allCookies

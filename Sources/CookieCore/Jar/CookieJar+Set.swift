@@ -66,7 +66,7 @@ extension CookieJar {
     // domain read in place in the cookie's storage).
     let list = byDomain.index(of: cookie.storage.fields.pointee.domain)
     // The name's hash, computed once for step 14, the twin search and storing.
-    let nameHash = StoredCookie.nameHash(cookie.storage.nameBytes)
+    let nameHash = StoredCookie.nameHash(of: cookie)
     // §5.7 step 14: a non-secure origin may not overwrite or shadow a Secure cookie.
     if !cookie.isSecure && !context.isSecureOrigin {
       if let list {
@@ -102,7 +102,7 @@ extension CookieJar {
     guard status.isIncluded else { return SetCookieResult(cookie: cookie, status: status) }
     return store(
       cookie, list: byDomain.index(of: cookie.domain),
-      nameHash: StoredCookie.nameHash(cookie.storage.nameBytes), now: now)
+      nameHash: StoredCookie.nameHash(of: cookie), now: now)
   }
 
   /// §5.7 steps 22–25 for an accepted cookie: replace its twin (keeping the

@@ -176,7 +176,7 @@ public struct CookieJar: Sendable {
   mutating func add(_ cookie: Cookie) {
     add(
       cookie, list: byDomain.index(of: cookie.domain),
-      nameHash: StoredCookie.nameHash(cookie.storage.nameBytes))
+      nameHash: StoredCookie.nameHash(of: cookie))
   }
 
   /// Replaces the cookie at `index` of the list at `list` with one of the

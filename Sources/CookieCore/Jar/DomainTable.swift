@@ -129,8 +129,8 @@ struct DomainTable: Sendable {
   /// a Secure cookie in a list through ``modify(listAt:_:)`` calls this.
   @inline(__always)
   mutating func noteSecureCookie(nameHash: UInt16, inList index: Int) {
-    sites[Int(lists[index].site)].secureNames |= Self.secureNameBits(nameHash)
-    lists[index].secureNames |= Self.listSecureNameBits(nameHash)
+    sites[Int(lists[index].site)].secureNames |= Self.bloomBits(nameHash)
+    lists[index].secureNames |= Self.bloomBits(nameHash)
   }
 
   /// Whether the list at `index` may hold a Secure cookie whose name has
@@ -139,28 +139,28 @@ struct DomainTable: Sendable {
   /// still tells (read from the entry, before the list's domain and cookies).
   @inline(__always)
   func mayHoldSecureCookie(nameHash: UInt16, list index: Int) -> Bool {
-    let bits = Self.listSecureNameBits(nameHash)
+    let bits: UInt32 = Self.bloomBits(nameHash)
     return lists[index].secureNames & bits == bits
-  }
-
-  /// The two bits of a name hash in a list's Bloom filter of Secure names.
-  @inline(__always)
-  private static func listSecureNameBits(_ nameHash: UInt16) -> UInt32 {
-    (1 << UInt32(nameHash & 31)) | (1 << UInt32((nameHash >> 5) & 31))
   }
 
   /// Whether the site at `index` may hold a Secure cookie whose name has
   /// `nameHash` (``StoredCookie/nameHash(_:)``); false means it holds none.
   @inline(__always)
   func mayHoldSecureCookie(nameHash: UInt16, site index: Int) -> Bool {
-    let bits = Self.secureNameBits(nameHash)
+    let bits: UInt64 = Self.bloomBits(nameHash)
     return sites[index].secureNames & bits == bits
   }
 
-  /// The two bits of a name hash in a site's Bloom filter of Secure names.
+  /// The two bits of a name hash in a Bloom filter of Secure names one
+  /// `Word` wide (a site's 64 bits, a list's 32): the hash's low bits and
+  /// the bits above them, each taken modulo the width.
   @inline(__always)
-  private static func secureNameBits(_ nameHash: UInt16) -> UInt64 {
-    (1 << UInt64(nameHash & 63)) | (1 << UInt64((nameHash >> 6) & 63))
+  private static func bloomBits<Word: FixedWidthInteger & UnsignedInteger>(
+    _ nameHash: UInt16
+  ) -> Word {
+    let mask = UInt16(Word.bitWidth - 1)
+    let shift = UInt16(Word.bitWidth.trailingZeroBitCount)
+    return (1 << Word(nameHash & mask)) | (1 << Word((nameHash >> shift) & mask))
   }
 
   /// Mutates the list at `index` in place (no copy of the array), keeping

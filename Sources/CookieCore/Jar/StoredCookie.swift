@@ -56,7 +56,7 @@ struct StoredCookie: Sendable {
   }
 
   init(_ cookie: Cookie, sequence: UInt64) {
-    self.init(cookie, sequence: sequence, nameHash: Self.nameHash(cookie.storage.nameBytes))
+    self.init(cookie, sequence: sequence, nameHash: Self.nameHash(of: cookie))
   }
 
   /// A stored cookie whose name's ``nameHash(_:)`` is known: a `Set-Cookie`
@@ -130,6 +130,10 @@ struct StoredCookie: Sendable {
     if lhs.1 != rhs.1 { return lhs.1 < rhs.1 }
     return lhs.2 < rhs.2
   }
+
+  /// ``nameHash(_:)`` of `cookie`'s name, read in place in its storage.
+  @inline(__always)
+  static func nameHash(of cookie: Cookie) -> UInt16 { nameHash(cookie.storage.nameBytes) }
 
   /// A 16-bit hash of a cookie name's bytes, a filter before comparing
   /// names (twin search, a site's Secure names): the length and the first
