@@ -119,11 +119,11 @@ enum CookiesImportCommand: Command {
       throw .failure("the store failed: \(error)")
     }
     var rejected = 0
-    for (cookie, result) in zip(read.cookies, results) where !result.isAccepted {
+    for (index, result) in results.enumerated() where !result.isAccepted {
       rejected += 1
       Console.error(
-        "\(displayName): \(CookieText.identity(cookie)) rejected: "
-          + "\(CookieText.reasons(result.status))\n")
+        "\(displayName): \(read.locations[index]): \(CookieText.identity(read.cookies[index]))"
+          + " rejected: \(CookieText.reasons(result.status))\n")
     }
     let imported = results.count - rejected
     Console.out(

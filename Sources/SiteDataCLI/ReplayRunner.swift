@@ -23,7 +23,7 @@ struct ReplayRunner {
   /// - Throws: ``CLIError`` when the store fails (never for a cookie decision).
   func run() async throws(CLIError) -> ExitStatus {
     let cookies = store.httpCookieStore
-    var lastHeader: String?
+    var lastHeader: String?  // of the last request
     var expectations = 0
     var failures = 0
     for step in script.steps {
@@ -34,7 +34,16 @@ struct ReplayRunner {
         clock.advance(by: seconds)
       case .policy(let policy):
         await cookies.setThirdPartyPolicy(policy)
-      case .response(let context, let setCookies):
+      case .response(nil, let setCookies):
+        if explain {
+          for line in setCookies {
+            report(
+              line.line,
+              "Set-Cookie rejected: \(CookieText.reasons(CookieInclusionStatus(.unsupportedScheme)))"
+            )
+          }
+        }
+      case .response(let context?, let setCookies):
         let results: [SetCookieResult]
         do {
           results = try await cookies.processResponse(
@@ -48,7 +57,10 @@ struct ReplayRunner {
             report(line.line, "Set-Cookie \(name)rejected: \(CookieText.reasons(result.status))")
           }
         }
-      case .request(let context):
+      case .request(nil):
+        lastHeader = nil
+        Console.out("\n")
+      case .request(let context?):
         let result = await cookies.cookies(for: context, explain: explain)
         lastHeader = result.header
         Console.out((result.header ?? "") + "\n")
@@ -77,10 +89,10 @@ struct ReplayRunner {
 
   /// Exact comparison, byte for byte (`String`'s `==` would equate
   /// canonically equivalent Unicode spellings).
-  private static func sameBytes(_ expected: String?, _ actual: String?) -> Bool {
+  private static func sameBytes(_ expected: [UInt8]?, _ actual: String?) -> Bool {
     switch (expected, actual) {
     case (nil, nil): true
-    case (let expected?, let actual?): expected.utf8.elementsEqual(actual.utf8)
+    case (let expected?, let actual?): expected.elementsEqual(actual.utf8)
     default: false
     }
   }
@@ -93,5 +105,18 @@ struct ReplayRunner {
   /// A Cookie header value in quotes, or "no Cookie header".
   private static func quoted(_ header: String?) -> String {
     header.map { "'\($0)'" } ?? "no Cookie header"
+  }
+
+  /// An expected value in quotes, bytes that are not UTF-8 as `\xNN`; or
+  /// "no Cookie header".
+  private static func quoted(_ expected: [UInt8]?) -> String {
+    guard let expected else { return "no Cookie header" }
+    if let text = String(validating: expected, as: UTF8.self) { return "'\(text)'" }
+    return "'" + expected.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + hex($0) }.joined() + "'"
+  }
+
+  private static func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return digits.count < 2 ? "0" + digits : digits
   }
 }

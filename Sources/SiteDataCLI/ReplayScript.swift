@@ -17,7 +17,11 @@ import WebsiteData
 /// Parsing reads bytes, not text: header values are handed to the cookie
 /// parser exactly as written (not necessarily UTF-8; tabs, a bare CR or any
 /// other byte kept), with only the optional whitespace around them removed, as
-/// HTTP does (RFC 9110 §5.5).
+/// HTTP does (RFC 9110 §5.5), and `expect` values are compared byte for byte.
+/// No line is refused for bytes that are not UTF-8: in URLs they read as
+/// U+FFFD, as a browser decodes them. A URL whose scheme never gets cookies
+/// (`ftp:`, `file:`, `data:`, `blob:`...) is a request without a Cookie
+/// header and a response whose `Set-Cookie` lines store nothing.
 struct ReplayScript: Sendable {
   /// What a directive does.
   enum Directive: Sendable {
@@ -27,13 +31,15 @@ struct ReplayScript: Sendable {
     case advance(seconds: Double)
     /// `policy`: switch the third-party cookie policy.
     case policy(ThirdPartyCookiePolicy)
-    /// `response`: store the `Set-Cookie` values received for the context.
-    case response(CookieRequestContext, setCookies: [SetCookieLine])
-    /// `request`: compute (and print) the Cookie header for the context.
-    case request(CookieRequestContext)
-    /// `expect`: the last request's Cookie header must be this (`nil`: no
-    /// header at all).
-    case expect(String?)
+    /// `response`: store the `Set-Cookie` values received for the context;
+    /// `nil` for a URL whose scheme never gets cookies (nothing is stored).
+    case response(CookieRequestContext?, setCookies: [SetCookieLine])
+    /// `request`: compute (and print) the Cookie header for the context;
+    /// `nil` for a URL whose scheme never gets cookies (no header).
+    case request(CookieRequestContext?)
+    /// `expect`: the last request's Cookie header must be these bytes
+    /// (`nil`: no header at all); raw, not necessarily UTF-8.
+    case expect([UInt8]?)
   }
 
   /// One `Set-Cookie` header line of a response block.

@@ -11,7 +11,7 @@ struct ReplayScriptParser {
   /// A `response` whose header lines are still being read.
   private struct OpenResponse {
     var line: Int
-    var context: CookieRequestContext
+    var context: CookieRequestContext?
     var setCookies: [ReplayScript.SetCookieLine] = []
   }
 
@@ -41,8 +41,8 @@ struct ReplayScriptParser {
       return
     }
     closeResponse()
-    let text = try Self.directiveText(content, line: number)
-    try directive(text, line: number, parseURL: parseURL)
+    try Self.checkControlCharacters(content, line: number)
+    try directive(content, line: number, parseURL: parseURL)
   }
 
   /// Ends the script; returns its steps.
@@ -81,11 +81,10 @@ struct ReplayScriptParser {
     openResponse?.setCookies.append(.init(line: line, value: Array(trimmed)))
   }
 
-  /// A directive line as text: valid UTF-8 without control characters other
-  /// than HTAB.
-  private static func directiveText(
+  /// Refuses a directive line with a control character other than HTAB.
+  private static func checkControlCharacters(
     _ content: ArraySlice<UInt8>, line: Int
-  ) throws(ReplayScriptError) -> String {
+  ) throws(ReplayScriptError) {
     if let control = content.firstIndex(where: ASCII.isControl) {
       if content[control] == ASCII.carriageReturn
         && control == content.index(before: content.endIndex)
@@ -98,15 +97,13 @@ struct ReplayScriptParser {
       let byte = "0x" + (hex.count < 2 ? "0" : "") + hex
       throw ReplayScriptError(line: line, reason: "the line contains a control character (\(byte))")
     }
-    guard let text = String(validating: content, as: UTF8.self) else {
-      throw ReplayScriptError(line: line, reason: "the line is not valid UTF-8")
-    }
-    return text
   }
 
   private mutating func directive(
-    _ text: String, line: Int, parseURL: (String) throws(URLParseError) -> URLRecord
+    _ content: ArraySlice<UInt8>, line: Int, parseURL: (String) throws(URLParseError) -> URLRecord
   ) throws(ReplayScriptError) {
+    // Bytes that are not UTF-8 read as U+FFFD (only `expect` keeps them raw).
+    let text = String(decoding: content, as: UTF8.self)
     let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
     let arguments = Array(words.dropFirst())
     let word = String(words[0])
@@ -150,26 +147,27 @@ struct ReplayScriptParser {
         throw fail(
           "no request before it (expect compares with the preceding request's Cookie header)")
       }
-      steps.append(.init(line: line, directive: .expect(Self.expectedHeader(text))))
+      steps.append(.init(line: line, directive: .expect(Self.expectedHeader(content))))
     }
   }
 
-  /// The rest of an `expect` line, blanks around it removed; `nil` when empty
-  /// (no Cookie header expected). Blanks inside are kept: the comparison is
-  /// exact.
-  private static func expectedHeader(_ text: String) -> String? {
-    let isBlank = { (character: Character) in character == " " || character == "\t" }
-    var rest = text.drop(while: { !isBlank($0) }).drop(while: isBlank)
-    while let last = rest.last, isBlank(last) { rest.removeLast() }
-    return rest.isEmpty ? nil : String(rest)
+  /// The rest of an `expect` line (its raw bytes), blanks around it
+  /// removed; `nil` when empty (no Cookie header expected). Blanks inside are
+  /// kept: the comparison is exact.
+  private static func expectedHeader(_ content: ArraySlice<UInt8>) -> [UInt8]? {
+    var rest = content.drop(while: { !ASCII.isBlank($0) }).drop(while: ASCII.isBlank)
+    while let last = rest.last, ASCII.isBlank(last) { rest.removeLast() }
+    return rest.isEmpty ? nil : Array(rest)
   }
 
   /// The request context of a `response` or `request` line:
-  /// `<url> [nav|sub] [site=<url>] [from=<url>] [method=<M>]`.
+  /// `<url> [nav|sub] [site=<url>] [from=<url>] [method=<M>]`; `nil` when
+  /// the URL's scheme never gets cookies (a well-formed URL of a scheme the
+  /// cookie engine does not handle: `ftp:`, `file:`, `data:`, `blob:`...).
   private static func context(
     _ arguments: [Substring], fail: (String) -> ReplayScriptError,
     parseURL: (String) throws(URLParseError) -> URLRecord
-  ) throws(ReplayScriptError) -> CookieRequestContext {
+  ) throws(ReplayScriptError) -> CookieRequestContext? {
     let usage = "<url> [nav|sub] [site=<url>] [from=<url>] [method=<M>]"
     guard let first = arguments.first else { throw fail("needs a URL: \(usage)") }
     let keywords = ["nav", "sub"]
@@ -204,6 +202,13 @@ struct ReplayScriptParser {
       default:
         throw fail("unknown argument '\(argument)' (expected \(usage))")
       }
+    }
+    do {
+      _ = try parseURL(request.url)
+    } catch where error.code == .unsupportedScheme {
+      return nil
+    } catch {
+      // Reported below, with the other parts.
     }
     do {
       return try request.context(spelling: .replay, parseURL: parseURL)

@@ -44,16 +44,6 @@ import Testing
     #expect(jar.header(for: "https://github.io/") == "a=1")
   }
 
-  @Test func ipLiteralHostsAreHostOnly() {
-    var jar = JarTesting.jar()
-    #expect(jar.set("a=1; Domain=127.0.0.1", from: "http://127.0.0.1/").cookie?.isHostOnly == true)
-    #expect(
-      jar.set("b=1; Domain=0.0.1", from: "http://127.0.0.1/").status.contains(.domainMismatch))
-    #expect(jar.set("c=1; Domain=::1", from: "http://[::1]/").isAccepted)
-    #expect(jar.header(for: "http://127.0.0.1/") == "a=1")
-    #expect(jar.header(for: "http://[::1]/") == "c=1")
-  }
-
   @Test func defaultPathAndPathMatching() {
     var jar = JarTesting.jar()
     jar.set("a=1", from: "http://example.com/dir/page")
@@ -242,29 +232,6 @@ import Testing
     jar.set("n=1; SameSite=None; Secure", from: "https://e.com/")
     let byName = Dictionary(uniqueKeysWithValues: jar.allCookies.map { ($0.name, $0.sameSite) })
     #expect(byName == ["u": .unspecified, "n": .none])
-  }
-
-  @Test func limitsEvictPerDomainExpiredThenInsecureThenLeastRecentlyUsed() {
-    var jar = JarTesting.jar()
-    var now = JarTesting.start
-    jar.set("expiring=1; Max-Age=5", from: "https://e.com/", at: now)
-    jar.set("secure-old=1; Secure", from: "https://e.com/", at: now)
-    for index in 0..<178 {
-      now += 1
-      jar.set("c\(index)=1", from: "https://e.com/", at: now)
-    }
-    #expect(jar.count == 180)
-    now += 10
-    let result = jar.set("newest=1", from: "https://e.com/", at: now)
-    #expect(jar.count == 150)
-    let removed = result.changes.filter(\.isRemoval)
-    #expect(removed.count == 31)
-    #expect(removed.first?.cookie.name == "expiring")
-    #expect(removed.first?.cause == .expired)
-    #expect(removed.dropFirst().allSatisfy { $0.cause == .evicted && !$0.cookie.isSecure })
-    let names = Set(jar.allCookies.map(\.name))
-    #expect(names.contains("secure-old") && names.contains("newest") && !names.contains("c0"))
-    #expect(names.contains("c30") && !names.contains("c29"))
   }
 
   @Test func totalLimitSparesRecentlyUsedCookies() {

@@ -587,6 +587,7 @@ enum ReferenceSetCookieParser {
         let lowered = domain.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
         cookie.domain = lowered.isEmpty ? nil : String(decoding: lowered, as: UTF8.self)
       case "path":
+        cookie.hasPathAttribute = true
         cookie.path = attributeValue.first == 0x2F ? valueText : nil
       case "secure": cookie.secure = true
       case "httponly": cookie.httpOnly = true

@@ -28,9 +28,11 @@ import Testing
     #expect(errors.contains { $0.hasPrefix("\(file): line 7: expected 7 TAB-separated fields") })
     #expect(
       errors.contains(
-        "\(file): 'expired' (www.example.com path /) rejected: the cookie has expired"))
+        "\(file): line 5: 'expired' (www.example.com path /) rejected: the cookie has expired"))
     #expect(
-      errors.contains { $0.hasPrefix("\(file): '__Host-bad' (.example.com path /) rejected: ") })
+      errors.contains {
+        $0.hasPrefix("\(file): line 6: '__Host-bad' (.example.com path /) rejected: ")
+      })
     #expect(!outcome.stderr.contains("SECRET"))
     let header = try await sandbox.succeed(["cookies", "get", "https://www.example.com/"])
     #expect(header.stdout == "good=1; secure=2\n")

@@ -60,7 +60,6 @@ import Testing
     ("example.com TRUE / FALSE 0 a b", "expected 7 TAB-separated fields"),
     ("\tTRUE\t/\tFALSE\t0\ta\tb", "the domain is empty"),
     (".\tTRUE\t/\tFALSE\t0\ta\tb", "the domain is empty"),
-    ("exämple.com\tTRUE\t/\tFALSE\t0\ta\tb", "the domain is not ASCII"),
     (
       "example.com\tYES\t/\tFALSE\t0\ta\tb", "the include-subdomains field (2) is not TRUE or FALSE"
     ),

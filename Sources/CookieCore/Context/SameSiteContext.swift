@@ -68,14 +68,15 @@ public struct ContextSites: Sendable {
 
   /// Computes the sites of `context`.
   ///
-  /// Request rules (Chromium `ComputeSameSiteContextForRequest`): same-site
-  /// when the request URL, the initiator and every URL of the redirect chain
-  /// are same-site with the top-level site; otherwise a top-level navigation
-  /// is `lax` (safe method) or `laxMethodUnsafe`, and anything else is
-  /// cross-site. Response rules (§5.7 step 16): a top-level navigation may set
-  /// any cookie; a subresource needs its URL and chain to be same-site (the
-  /// initiator does not count). Script APIs compare the document with the
-  /// top-level site.
+  /// Request rules (§5.2, Chromium `ComputeSameSiteContextForRequest`):
+  /// same-site when the request URL, the initiator and every URL of the
+  /// redirect chain are same-site with the top-level site, and no ancestor
+  /// frame is cross-site (whose "site for cookies" is then opaque, §5.2.1);
+  /// otherwise a top-level navigation is `lax` (safe method) or
+  /// `laxMethodUnsafe`, and anything else is cross-site. Response rules (§5.7,
+  /// the "same-site-flag" steps): a top-level navigation may set any cookie,
+  /// whoever initiated it; any other response is as same-site as the request
+  /// it answers. Script APIs compare the document with the top-level site.
   ///
   /// `facts` is taken as it is given (`consuming`): a caller that makes the
   /// existential for the call hands it over with no copy.
@@ -149,8 +150,13 @@ public struct ContextSites: Sendable {
       }
       forResponse = forRequest == .strict ? .strict : .lax
     } else {
-      forRequest = urlSameSite && initiatorSameSite && chainSameSite ? .strict : .crossSite
-      forResponse = urlSameSite && chainSameSite ? .strict : .crossSite
+      // A frame below a cross-site ancestor has an opaque "site for cookies"
+      // (§5.2.1): nothing it requests is same-site. A response is judged as
+      // the request it answers (initiator, ancestry and chain included).
+      forRequest =
+        urlSameSite && initiatorSameSite && chainSameSite && !context.hasCrossSiteAncestorFrame
+        ? .strict : .crossSite
+      forResponse = forRequest
     }
     return (
       forRequest, forResponse,

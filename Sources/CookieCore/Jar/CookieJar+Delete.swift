@@ -13,14 +13,21 @@ extension CookieJar {
     return changes
   }
 
-  /// Deletes every cookie of the given site keys (see ``siteKey(forDomain:)``).
+  /// Deletes every cookie of the given site keys (see ``siteKey(forDomain:)``)
+  /// and every cookie partitioned under one of them (a CHIPS cookie of
+  /// `embed.test` kept under `news.test` goes with `news.test`'s data).
   public mutating func delete(ofSites sites: Set<String>) -> [CookieChange] {
+    var victims = sites.flatMap { cookies(ofSite: $0) }
+    victims += byDomain.values.lazy.flatMap { $0 }.map(\.cookie).filter { cookie in
+      guard let key = cookie.partitionKey else { return false }
+      return sites.contains(Self.siteKey(of: key))
+    }
     var changes: [CookieChange] = []
-    for site in sites {
-      for cookie in cookies(ofSite: site) {
-        if let removed = remove(cookie.identity) {
-          changes.append(CookieChange(cookie: removed, cause: .deleted))
-        }
+    for victim in victims {
+      // A cookie of a removed site partitioned under another removed one is
+      // met twice; it is removed once.
+      if let removed = remove(victim.identity) {
+        changes.append(CookieChange(cookie: removed, cause: .deleted))
       }
     }
     return changes

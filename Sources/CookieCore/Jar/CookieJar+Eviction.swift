@@ -4,8 +4,8 @@ extension CookieJar {
   /// §5.7 step 25 and §6.1: keeps the jar within ``CookieLimits`` after
   /// `cookie` was stored, appending the removals to `changes`.
   ///
-  /// Order of eviction: expired cookies first, then non-secure cookies, then
-  /// the least recently used. A partition is limited per domain by count and
+  /// Order of eviction: expired cookies first (not counted toward the
+  /// purge), then non-secure cookies, then the least recently used. A partition is limited per domain by count and
   /// by bytes; the whole jar is evicted only of cookies not used within the
   /// configured recent window.
   /// `list` is the index of the list that holds `cookie`.
@@ -39,61 +39,91 @@ extension CookieJar {
   }
 
   /// Evicts within one site: its unpartitioned cookies, or one partition.
+  ///
+  /// As Chromium's and Firefox's purges do: once the group is over its
+  /// limit, its expired cookies go first and do not count toward the live
+  /// cookies to purge, so a group at its limit plus one expired cookie loses
+  /// only that one; live cookies then go in ``evictionOrder(_:)``.
   private mutating func enforceSiteLimits(
     site: String, partitionKey: CookiePartitionKey?, now: Date, changes: inout [CookieChange]
   ) {
     let limits = configuration.limits
-    let siteCookies = cookies(ofSite: site)
-    if let partitionKey {
-      let partition = siteCookies.filter { $0.partitionKey == partitionKey }
-      let bytes = partition.reduce(0) { $0 + $1.byteCount }
-      if partition.count > limits.perPartitionDomain || bytes > limits.perPartitionDomainBytes {
-        var remainingCount = partition.count
-        var remainingBytes = bytes
-        for victim in Self.evictionOrder(partition, now: now) {
-          if remainingCount <= limits.perPartitionDomain
-            && remainingBytes <= limits.perPartitionDomainBytes
-          {
-            break
-          }
-          evict(victim, now: now, changes: &changes)
-          remainingCount -= 1
-          remainingBytes -= victim.byteCount
-        }
+    let group = cookies(ofSite: site).filter { $0.partitionKey == partitionKey }
+    let isOver = { (cookies: [Cookie]) -> Bool in
+      partitionKey == nil
+        ? cookies.count > limits.perDomain
+        : cookies.count > limits.perPartitionDomain
+          || cookies.reduce(0) { $0 + $1.byteCount } > limits.perPartitionDomainBytes
+    }
+    guard isOver(group) else { return }
+    let live = removeExpired(of: group, now: now, changes: &changes)
+    guard isOver(live) else { return }
+    let ordered = Self.evictionOrder(live)
+    if partitionKey == nil {
+      for victim in ordered.prefix(live.count - limits.perDomainPurgeTarget) {
+        evict(victim, now: now, changes: &changes)
       }
-    } else {
-      let unpartitioned = siteCookies.filter { $0.partitionKey == nil }
-      if unpartitioned.count > limits.perDomain {
-        let excess = unpartitioned.count - limits.perDomainPurgeTarget
-        for victim in Self.evictionOrder(unpartitioned, now: now).prefix(excess) {
-          evict(victim, now: now, changes: &changes)
-        }
+      return
+    }
+    var remainingCount = live.count
+    var remainingBytes = live.reduce(0) { $0 + $1.byteCount }
+    for victim in ordered {
+      if remainingCount <= limits.perPartitionDomain
+        && remainingBytes <= limits.perPartitionDomainBytes
+      {
+        break
       }
+      evict(victim, now: now, changes: &changes)
+      remainingCount -= 1
+      remainingBytes -= victim.byteCount
     }
   }
 
-  /// Removes cookies not used within the recent window, least recently used
-  /// first (expired ones before all), until the jar is at the purge target.
+  /// The jar over its total limit: every expired cookie goes first (without
+  /// counting toward the purge); if the live cookies are still too many, those
+  /// not used within the recent window go, in ``evictionOrder(_:)``, until
+  /// the jar is at the purge target.
   mutating func evictGlobally(now: Date, changes: inout [CookieChange]) {
     let limits = configuration.limits
+    guard count > limits.total else { return }
+    let all = Array(byDomain.values.lazy.flatMap { $0 }.map(\.cookie))
+    _ = removeExpired(of: all, now: now, changes: &changes)
+    guard count > limits.total else { return }
     let excess = count - limits.totalPurgeTarget
-    guard excess > 0 else { return }
     let spareAfter = now.addingTimeInterval(-limits.totalEvictionSparesRecentSeconds)
     let candidates = byDomain.values.lazy.flatMap { $0 }.map(\.cookie)
-      .filter { $0.isExpired(at: now) || $0.lastAccessedAt < spareAfter }
-    for victim in Self.evictionOrder(Array(candidates), now: now).prefix(excess) {
+      .filter { $0.lastAccessedAt < spareAfter }
+    for victim in Self.evictionOrder(Array(candidates)).prefix(excess) {
       evict(victim, now: now, changes: &changes)
     }
   }
 
-  /// Expired first, then non-secure before secure, then least recently used.
-  static func evictionOrder(_ cookies: [Cookie], now: Date) -> [Cookie] {
+  /// Removes the expired cookies of `cookies` from the jar; returns the rest.
+  private mutating func removeExpired(
+    of cookies: [Cookie], now: Date, changes: inout [CookieChange]
+  ) -> [Cookie] {
+    var live: [Cookie] = []
+    live.reserveCapacity(cookies.count)
+    for cookie in cookies {
+      if cookie.isExpired(at: now) {
+        evict(cookie, now: now, changes: &changes)
+      } else {
+        live.append(cookie)
+      }
+    }
+    return live
+  }
+
+  /// The order live cookies are evicted in: non-secure before secure, then
+  /// least recently used, ties broken by the older creation time across all
+  /// hosts of the site (Chromium's `LRUCookieSorter`), then by identity, so
+  /// that the order never depends on where a cookie is kept.
+  static func evictionOrder(_ cookies: [Cookie]) -> [Cookie] {
     cookies.sorted { lhs, rhs in
-      let lhsExpired = lhs.isExpired(at: now)
-      let rhsExpired = rhs.isExpired(at: now)
-      if lhsExpired != rhsExpired { return lhsExpired }
       if lhs.isSecure != rhs.isSecure { return !lhs.isSecure }
-      return lhs.lastAccessedAt < rhs.lastAccessedAt
+      if lhs.lastAccessedAt != rhs.lastAccessedAt { return lhs.lastAccessedAt < rhs.lastAccessedAt }
+      if lhs.createdAt != rhs.createdAt { return lhs.createdAt < rhs.createdAt }
+      return (lhs.domain, lhs.path, lhs.name) < (rhs.domain, rhs.path, rhs.name)
     }
   }
 

@@ -87,22 +87,20 @@ extension CookieJar {
     return store(consume cookie, list: list, nameHash: nameHash, now: now)
   }
 
-  /// Stores a cookie given through the store's API (imports, the CLI): the
-  /// rules every cookie must meet are checked, contexts and policies are not.
+  /// Stores a cookie given through the store's API (imports, the CLI): it
+  /// must be a cookie a `Set-Cookie` line from its own origin could have
+  /// stored, and is stored in the form that line would have given it
+  /// (``Cookie/creation(importing:now:configuration:facts:)``); contexts and
+  /// policies are not checked.
   public mutating func setCookie(_ cookie: Cookie, now: Date) -> SetCookieResult {
-    var status = cookie.validationStatus()
-    if cookie.byteCount > 4096 { status.insert(.tooLarge) }
-    if cookie.byteCount == 0 { status.insert(.emptyNameAndValue) }
-    if Self.hasControlCharacter(cookie.name) || Self.hasControlCharacter(cookie.value) {
-      status.insert(.disallowedCharacter)
+    let creation = Cookie.creation(
+      importing: cookie, now: now, configuration: configuration, facts: facts)
+    guard let canonical = creation.cookie, creation.status.isIncluded else {
+      return SetCookieResult(cookie: creation.cookie ?? cookie, status: creation.status)
     }
-    let domainStart = cookie.domain.utf8.first
-    if domainStart == nil || domainStart == UInt8(ascii: ".") { status.insert(.invalidDomain) }
-    if cookie.path.utf8.first != UInt8(ascii: "/") { status.insert(.notOnPath) }
-    guard status.isIncluded else { return SetCookieResult(cookie: cookie, status: status) }
     return store(
-      cookie, list: byDomain.index(of: cookie.domain),
-      nameHash: StoredCookie.nameHash(of: cookie), now: now)
+      canonical, list: byDomain.index(of: canonical.domain),
+      nameHash: StoredCookie.nameHash(of: canonical), now: now)
   }
 
   /// §5.7 steps 22–25 for an accepted cookie: replace its twin (keeping the
@@ -198,12 +196,5 @@ extension CookieJar {
       if shadows { return true }
     }
     return false
-  }
-
-  static func hasControlCharacter(_ string: String) -> Bool {
-    let isControl = { (byte: UInt8) in (byte < 0x20 && byte != 0x09) || byte == 0x7F }
-    return string.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: isControl)
-    }
-      ?? string.utf8.contains(where: isControl)
   }
 }

@@ -68,8 +68,28 @@ public struct CookieJar: Sendable {
     return byDomain.lists(ofSite: index).map { byDomain.domain(at: Int($0)) }.sorted()
   }
 
-  /// The site keys (registrable domains) that hold cookies.
-  public var sites: [String] { byDomain.siteKeys.sorted() }
+  /// The site keys (registrable domains) that hold cookies: those of the
+  /// cookies' domains and those of the top-level sites cookies are
+  /// partitioned under (a site's data includes its partition, as browsers
+  /// clear it), sorted.
+  public var sites: [String] {
+    var keys = Set(byDomain.siteKeys)
+    for list in byDomain.values {
+      for stored in list {
+        if let key = stored.cookie.partitionKey { keys.insert(Self.siteKey(of: key)) }
+      }
+    }
+    return keys.sorted()
+  }
+
+  /// The site key of the top-level site a partition belongs to: its
+  /// serialized site (`https://news.test`) without the scheme, which is a
+  /// registrable domain, or a host that has none.
+  static func siteKey(of partitionKey: CookiePartitionKey) -> String {
+    let site = partitionKey.topLevelSite
+    guard let separator = site.range(of: "://") else { return site }
+    return String(site[separator.upperBound...])
+  }
 
   /// The key cookies of `domain` are grouped under: its registrable domain,
   /// or the domain itself for IP literals and public suffixes.

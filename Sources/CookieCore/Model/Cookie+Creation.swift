@@ -52,8 +52,8 @@ extension Cookie {
     return Creation(
       cookie: cookie,
       status: status(
-        of: cookie, partitioned: parsed.partitioned, context: context, sites: sites,
-        configuration: configuration))
+        of: cookie, partitioned: parsed.partitioned, hasPathAttribute: parsed.hasPathAttribute,
+        context: context, sites: sites, configuration: configuration))
   }
 
   /// Parses (RFC 6265bis §5.6) and canonicalises (§5.7 steps 3–21) one
@@ -138,8 +138,8 @@ extension Cookie {
     let cookie = Cookie(storage: storage)
     // The status first: the cookie then moves into the result.
     let status = status(
-      of: cookie, partitioned: parsed.partitioned, context: context, sites: sites,
-      configuration: configuration)
+      of: cookie, partitioned: parsed.partitioned, hasPathAttribute: parsed.hasPath,
+      context: context, sites: sites, configuration: configuration)
     return Creation(cookie: consume cookie, status: status)
   }
 
@@ -214,10 +214,11 @@ extension Cookie {
   }
 
   /// Steps 11, 13, 16–21 and the CHIPS rule for a cookie made from a line
-  /// (`partitioned`: the line had the Partitioned attribute).
+  /// (`partitioned`: the line had the Partitioned attribute; `hasPathAttribute`:
+  /// it had a Path attribute, whatever its value).
   static func status(
-    of cookie: Cookie, partitioned: Bool, context: CookieRequestContext, sites: ContextSites,
-    configuration: CookieJarConfiguration
+    of cookie: Cookie, partitioned: Bool, hasPathAttribute: Bool, context: CookieRequestContext,
+    sites: ContextSites, configuration: CookieJarConfiguration
   ) -> CookieInclusionStatus {
     var status = CookieInclusionStatus()
     let fields = cookie.storage.fields
@@ -228,23 +229,34 @@ extension Cookie {
     if partitioned && !fields.pointee.isSecure { status.insert(.partitionedWithoutSecure) }
     // Step 13: non-HTTP APIs cannot set HttpOnly.
     if fields.pointee.isHTTPOnly && !context.source.isHTTP { status.insert(.httpOnly) }
-    // Step 16: SameSite cookies from cross-site subresources.
+    // The "same-site-flag" steps: a cookie other than SameSite=None is
+    // ignored unless the response answers a same-site request or a top-level
+    // navigation (``ContextSites/forResponse``).
     if sites.forResponse == .crossSite,
       let reason = sameSiteExclusion(
         fields.pointee.sameSite, enforcement: configuration.sameSiteEnforcement)
     {
       status.insert(reason)
     }
-    status.merge(cookie.validationStatus())
+    status.merge(cookie.validationStatus(hasPathAttribute: hasPathAttribute))
     return status
   }
 
   /// The rules every stored cookie must meet whoever set it: §5.7 steps 17–21
-  /// (SameSite=None and Secure, prefixes).
+  /// (SameSite=None and Secure, prefixes), for a cookie whose path was given
+  /// explicitly (the API, imports: as if set with a Path attribute).
   public func validationStatus() -> CookieInclusionStatus {
+    validationStatus(hasPathAttribute: true)
+  }
+
+  /// ``validationStatus()`` for a cookie that was set with
+  /// (`hasPathAttribute`) or without a Path attribute.
+  func validationStatus(hasPathAttribute: Bool) -> CookieInclusionStatus {
     var status = CookieInclusionStatus()
     if sameSite == .none && !isSecure { status.insert(.sameSiteNoneWithoutSecure) }
-    if !CookiePrefix.requirementsMet(by: self) { status.insert(.invalidPrefix) }
+    if !CookiePrefix.requirementsMet(by: self, hasPathAttribute: hasPathAttribute) {
+      status.insert(.invalidPrefix)
+    }
     return status
   }
 
@@ -301,14 +313,11 @@ extension Cookie {
         host.baseAddress.unsafelyUnwrapped, attribute.baseAddress.unsafelyUnwrapped, host.count)
         == 0
     guard !url.hostIsIPAddress else {
-      // An IP literal: the attribute must name the same address (with or
-      // without brackets); the cookie stays host-only.
-      let bare =
-        host.count == attribute.count + 2 && host.first == UInt8(ascii: "[")
-        && memcmp(
-          host.baseAddress.unsafelyUnwrapped + 1, attribute.baseAddress.unsafelyUnwrapped,
-          attribute.count) == 0
-      return equalsHost || bare ? .host(isHostOnly: true) : .rejected(.domainMismatch)
+      // An IP address domain-matches only the identical string (§5.1.3): the
+      // attribute must be the host as the URL serialises it (an IPv6 address
+      // in brackets, in its canonical compressed form). Step 9 then makes
+      // the cookie's domain the attribute, not host-only.
+      return equalsHost ? .host(isHostOnly: false) : .rejected(.domainMismatch)
     }
     // Step 7: a public suffix is only allowed as the host itself (host-only).
     let publicSuffix = facts.isPublicSuffix(sharingName: attribute)

@@ -23,9 +23,18 @@ public enum CookiePrefix: String, Sendable, CaseIterable {
     return found == 0 ? [] : allCases.filter { found & $0.mask != 0 }
   }
 
-  /// Whether `cookie` meets the rules of every prefix of its name; a nameless
-  /// cookie whose value starts with a prefix never does (§5.7 step 18).
+  /// Whether `cookie`, whose path was given explicitly (the API, imports),
+  /// meets the rules of every prefix of its name; a nameless cookie whose
+  /// value starts with a prefix never does (§5.7 step 18).
   public static func requirementsMet(by cookie: Cookie) -> Bool {
+    requirementsMet(by: cookie, hasPathAttribute: true)
+  }
+
+  /// §5.7 steps 18–21 for `cookie`, set with (`hasPathAttribute`) or without
+  /// a Path attribute: `__Host-` needs the attribute, not only a path of "/"
+  /// (a default-path of "/" does not do), and host-only, which any Domain
+  /// attribute ends, an IP host's included (step 9).
+  static func requirementsMet(by cookie: Cookie, hasPathAttribute: Bool) -> Bool {
     let storage = cookie.storage
     let name = storage.nameBytes
     if name.isEmpty { return prefixMask(of: storage.valueBytes) == 0 }
@@ -36,7 +45,8 @@ public enum CookiePrefix: String, Sendable, CaseIterable {
     let isHTTPOnly = fields.pointee.isHTTPOnly
     let path = storage.pathBytes
     let hostRules =
-      isSecure && fields.pointee.isHostOnly && path.count == 1 && path[0] == UInt8(ascii: "/")
+      isSecure && fields.pointee.isHostOnly && hasPathAttribute && path.count == 1
+      && path[0] == UInt8(ascii: "/")
     if found & secure.mask != 0 && !isSecure { return false }
     if found & host.mask != 0 && !hostRules { return false }
     if found & http.mask != 0 && !(isSecure && isHTTPOnly) { return false }

@@ -35,6 +35,7 @@ extension ParsedCookie {
         maxAge: line.maxAge,
         domain: line.hasDomain ? asciiLowercasedString(p, line.domainStart, line.domainEnd) : nil,
         path: line.pathStart >= 0 ? string(p, line.pathStart, line.pathEnd - line.pathStart) : nil,
+        hasPathAttribute: line.hasPath,
         secure: line.secure,
         httpOnly: line.httpOnly,
         partitioned: line.partitioned,
@@ -127,6 +128,7 @@ extension ParsedCookie {
         if foldedWord(p, attrStart, 4, n) == 0x6874_6170 {  // "path"
           // §5.6.4: an empty value or one not starting with "/" means the
           // default-path, which replaces any earlier Path.
+          line.hasPath = true
           if valCount == 0 || p[valStart] != 0x2F {
             line.pathStart = -1
           } else {

@@ -35,6 +35,10 @@ public struct ParsedCookie: Sendable, Hashable {
   /// nil means "use the default-path": either there was no `Path`, or the
   /// last one was empty or did not start with "/".
   public var path: String?
+  /// Whether the line had a `Path` attribute at all, valid or not: §5.6.4
+  /// appends one to the cookie-attribute-list even when its value is the
+  /// default-path, and the `__Host-` prefix requires one (§5.7 step 21).
+  public var hasPathAttribute: Bool
   /// Whether a `Secure` attribute was present (RFC 6265bis §5.6.5).
   public var secure: Bool
   /// Whether an `HttpOnly` attribute was present (RFC 6265bis §5.6.6).
@@ -54,6 +58,7 @@ public struct ParsedCookie: Sendable, Hashable {
     maxAge: Int64? = nil,
     domain: String? = nil,
     path: String? = nil,
+    hasPathAttribute: Bool? = nil,
     secure: Bool = false,
     httpOnly: Bool = false,
     partitioned: Bool = false,
@@ -65,6 +70,7 @@ public struct ParsedCookie: Sendable, Hashable {
     self.maxAge = maxAge
     self.domain = domain
     self.path = path
+    self.hasPathAttribute = hasPathAttribute ?? (path != nil)
     self.secure = secure
     self.httpOnly = httpOnly
     self.partitioned = partitioned
@@ -93,7 +99,11 @@ extension ParsedCookie: CustomStringConvertible, CustomDebugStringConvertible {
     }
     if let maxAge { text += ", maxAge: \(maxAge)" }
     if let domain { text += ", domain: \(String(reflecting: domain))" }
-    if let path { text += ", path: \(String(reflecting: path))" }
+    if let path {
+      text += ", path: \(String(reflecting: path))"
+    } else if hasPathAttribute {
+      text += ", path: default"
+    }
     if secure { text += ", secure" }
     if httpOnly { text += ", httpOnly" }
     if partitioned { text += ", partitioned" }
@@ -120,6 +130,7 @@ extension ParsedCookie: CustomReflectable {
         "maxAge": maxAge as Any,
         "domain": domain as Any,
         "path": path as Any,
+        "hasPathAttribute": hasPathAttribute,
         "secure": secure,
         "httpOnly": httpOnly,
         "partitioned": partitioned,

@@ -18,6 +18,10 @@ struct SetCookieLine {
   /// -1 for the default-path.
   var pathStart = -1
   var pathEnd = -1
+  /// Whether the line has a Path attribute at all, whatever its value
+  /// (§5.6.4 appends one even when its value is the default-path): the
+  /// `__Host-` prefix needs one (§5.7 step 21).
+  var hasPath = false
   /// The last valid Expires, in seconds since 1970.
   var expires: Int64?
   /// The last valid Max-Age, in seconds.

@@ -19,7 +19,8 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
   /// or on a read, the cookie's domain does not match the request host.
   case domainMismatch = 4
   /// The Domain attribute is not a valid domain for this host (non-ASCII, an
-  /// IP mismatch, empty after canonicalisation).
+  /// IP mismatch, empty after canonicalisation), or a cookie given whole has
+  /// a domain that is no host (the WHATWG host parser refuses it).
   case invalidDomain = 5
   /// The Domain attribute is a public suffix (§5.7 step 7).
   case publicSuffix = 6
@@ -59,6 +60,17 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
   /// The URL's scheme cannot carry cookies.
   case unsupportedScheme = 22
 
+  // Cookies given whole (the API, imports), which must be what a Set-Cookie
+  // line could have stored (§5.6, §5.7).
+  /// The name holds "=" or the name or value ";" or blanks at either end: no
+  /// Set-Cookie line parses into them (§5.6 steps 2–4).
+  case unparsableNameOrValue = 23
+  /// The path does not start with "/", or holds a control character or ";"
+  /// (§5.6.4, §5.7 step 10).
+  case invalidPath = 24
+  /// The partition key's top-level site is not a site (CHIPS).
+  case invalidPartitionKey = 25
+
   /// A stable kebab-case code for JSON and logs.
   public var code: String {
     switch self {
@@ -85,6 +97,9 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
     case .notOnPath: "not-on-path"
     case .partitionMismatch: "partition-mismatch"
     case .unsupportedScheme: "unsupported-scheme"
+    case .unparsableNameOrValue: "unparsable-name-or-value"
+    case .invalidPath: "invalid-path"
+    case .invalidPartitionKey: "invalid-partition-key"
     }
   }
 
@@ -96,7 +111,7 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
     case .tooLarge: "name and value together exceed 4096 bytes"
     case .invalidEncoding: "the name or value is not valid UTF-8"
     case .domainMismatch: "the domain does not match the host"
-    case .invalidDomain: "the Domain attribute is not valid for this host"
+    case .invalidDomain: "the domain is not valid for this host, or not a host name at all"
     case .publicSuffix: "the Domain attribute is a public suffix"
     case .secureOnly: "Secure cookies need a secure origin (https)"
     case .httpOnly: "HttpOnly cookies are not available to scripts"
@@ -115,6 +130,10 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
     case .notOnPath: "the request path is not on the cookie's path"
     case .partitionMismatch: "the cookie belongs to another top-level site's partition"
     case .unsupportedScheme: "the URL scheme cannot carry cookies"
+    case .unparsableNameOrValue:
+      "no Set-Cookie line could carry this name or value (a ';', an '=' in the name, or blanks at either end)"
+    case .invalidPath: "the path must start with '/' and hold no control character or ';'"
+    case .invalidPartitionKey: "the partition key is not a site (a scheme and a registrable domain)"
     }
   }
 

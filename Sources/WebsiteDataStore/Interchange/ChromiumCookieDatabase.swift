@@ -62,7 +62,7 @@ public enum ChromiumCookieDatabase {
       try statement.forEachRow { _ in
         let rowID = statement.int64(at: 0)
         do {
-          result.cookies.append(try cookie(from: row, decoder: decoder))
+          result.append(try cookie(from: row, decoder: decoder), at: "row \(rowID)")
         } catch let problem as CookieRowProblem {
           result.issues.append(problem.issue(rowID: rowID))
         }

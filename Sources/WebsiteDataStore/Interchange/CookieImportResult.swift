@@ -10,13 +10,29 @@ import CookieCore
 /// (with reasons) under the store's rules.
 public struct CookieImportResult: Sendable {
   /// The cookies read, in file order.
-  public var cookies: [Cookie]
+  public private(set) var cookies: [Cookie]
+  /// Where each of ``cookies`` was read, in the same order (`line 12`,
+  /// `cookies[3]`, `row 34`): the place an import names when the store
+  /// refuses the cookie.
+  public private(set) var locations: [String]
   /// The lines or rows skipped, in file order.
   public var issues: [CookieImportIssue]
 
-  public init(cookies: [Cookie] = [], issues: [CookieImportIssue] = []) {
+  /// A result of `cookies`, read at `locations` (one each; by default their
+  /// index, `cookies[N]`), and `issues`.
+  public init(
+    cookies: [Cookie] = [], locations: [String]? = nil, issues: [CookieImportIssue] = []
+  ) {
+    precondition(locations == nil || locations?.count == cookies.count, "one location a cookie")
     self.cookies = cookies
+    self.locations = locations ?? cookies.indices.map { "cookies[\($0)]" }
     self.issues = issues
+  }
+
+  /// Adds a cookie read at `location`.
+  public mutating func append(_ cookie: Cookie, at location: String) {
+    cookies.append(cookie)
+    locations.append(location)
   }
 }
 

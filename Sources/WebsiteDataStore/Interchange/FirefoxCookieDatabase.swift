@@ -71,7 +71,8 @@ public enum FirefoxCookieDatabase {
           return
         }
         guard attributes.userContextID == container else { return }
-        result.cookies.append(try cookie(from: row, attributes: attributes, schema: schema))
+        result.append(
+          try cookie(from: row, attributes: attributes, schema: schema), at: "row \(rowID)")
       } catch let problem as CookieRowProblem {
         result.issues.append(problem.issue(rowID: rowID))
       }

@@ -109,7 +109,7 @@ public enum JSONCookieFile {
     var result = CookieImportResult()
     for (index, entry) in entries.enumerated() {
       do {
-        result.cookies.append(try cookie(from: entry, now: now))
+        result.append(try cookie(from: entry, now: now), at: "cookies[\(index)]")
       } catch {
         result.issues.append(CookieImportIssue(location: "cookies[\(index)]", reason: error.reason))
       }

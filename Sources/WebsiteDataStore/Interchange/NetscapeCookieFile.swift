@@ -47,7 +47,7 @@ public enum NetscapeCookieFile {
       if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
       switch readLine(line, now: now) {
       case .none: continue
-      case .cookie(let cookie): result.cookies.append(cookie)
+      case .cookie(let cookie): result.append(cookie, at: "line \(index + 1)")
       case .issue(let reason):
         result.issues.append(CookieImportIssue(location: "line \(index + 1)", reason: reason))
       }
@@ -82,10 +82,9 @@ public enum NetscapeCookieFile {
     }
     var domain = fields[0]
     if domain.first == "." { domain = domain.dropFirst() }
+    // wget writes the host-only cookies of a non-default port as `host:port`.
+    let port = hostPort(&domain)
     guard !domain.isEmpty else { return .issue("the domain is empty") }
-    guard domain.utf8.allSatisfy({ $0 < 0x80 }) else {
-      return .issue("the domain is not ASCII (write it in punycode, xn--...)")
-    }
     guard let includesSubdomains = flag(fields[1]) else {
       return .issue("the include-subdomains field (2) is not TRUE or FALSE")
     }
@@ -107,8 +106,23 @@ public enum NetscapeCookieFile {
       isHostOnly: !includesSubdomains, path: String(path), expiresAt: expiresAt, createdAt: now,
       lastAccessedAt: now, lastUpdatedAt: now, isSecure: isSecure, isHTTPOnly: isHTTPOnly,
       sameSite: .unspecified, partitionKey: nil, sourceScheme: isSecure ? .secure : .unset,
-      sourcePort: nil, source: .api)
+      sourcePort: port, source: .api)
     return .cookie(cookie)
+  }
+
+  /// Removes a `:port` suffix (decimal, 1-65535) from `domain`, as wget
+  /// writes it (`www.shop.test:8443`, `[::1]:8080`); returns the port.
+  private static func hostPort(_ domain: inout Substring) -> Int? {
+    guard let colon = domain.lastIndex(of: ":") else { return nil }
+    let digits = domain[domain.index(after: colon)...]
+    let host = domain[..<colon]
+    // A bare IPv6 address has colons of its own, and no brackets.
+    guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ ("0"..."9").contains($0) }),
+      let port = Int(digits), (1...65535).contains(port),
+      !host.contains(":") || (host.first == "[" && host.last == "]")
+    else { return nil }
+    domain = host
+    return port
   }
 
   private static func flag(_ field: Substring) -> Bool? {

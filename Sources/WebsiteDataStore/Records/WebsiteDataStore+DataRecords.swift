@@ -3,7 +3,9 @@ import Foundation
 
 extension WebsiteDataStore {
   /// The sites this store holds data for, with the types present
-  /// (WebKit's `fetchDataRecords(ofTypes:)`), sorted by name.
+  /// (WebKit's `fetchDataRecords(ofTypes:)`), sorted by name. A partitioned
+  /// cookie counts for its own domain's site and for the top-level site it is
+  /// partitioned under.
   public func dataRecords(ofTypes types: Set<WebsiteDataType>) async -> [WebsiteDataRecord] {
     var bySite: [String: Set<WebsiteDataType>] = [:]
     if types.contains(.cookies) {
@@ -19,8 +21,9 @@ extension WebsiteDataStore {
 
   /// Removes the data of the given types for the given sites (WebKit's
   /// `removeData(ofTypes:for:)`). Cookies of a site are the cookies whose
-  /// domain belongs to it, partitioned or not; its HSTS entries are those of
-  /// its hosts.
+  /// domain belongs to it, partitioned or not, and the cookies partitioned
+  /// under it as a top-level site (its CHIPS partition, as browsers clear
+  /// it); its HSTS entries are those of its hosts.
   public func removeData(ofTypes types: Set<WebsiteDataType>, for records: [WebsiteDataRecord])
     async throws
   {
