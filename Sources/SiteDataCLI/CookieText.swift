@@ -9,7 +9,9 @@ enum CookieText {
     var text =
       "'\(name)' (\(cookie.isHostOnly ? "" : ".")\(printable(cookie.domain))"
       + " path \(printable(cookie.path))"
-    if let partition = cookie.partitionKey { text += ", partition \(printable(partition.description))" }
+    if let partition = cookie.partitionKey {
+      text += ", partition \(printable(partition.description))"
+    }
     return text + ")"
   }
 

@@ -112,7 +112,8 @@ struct ReplayRunner {
   private static func quoted(_ expected: [UInt8]?) -> String {
     guard let expected else { return "no Cookie header" }
     if let text = String(validating: expected, as: UTF8.self) { return "'\(text)'" }
-    return "'" + expected.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + hex($0) }.joined() + "'"
+    return "'" + expected.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + hex($0) }.joined()
+      + "'"
   }
 
   private static func hex(_ byte: UInt8) -> String {

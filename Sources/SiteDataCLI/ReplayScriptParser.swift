@@ -205,7 +205,7 @@ struct ReplayScriptParser {
     }
     do {
       _ = try parseURL(request.url)
-    } catch where error.code == .unsupportedScheme {
+    } catch  where error.code == .unsupportedScheme {
       return nil
     } catch {
       // Reported below, with the other parts.

@@ -9,17 +9,23 @@ import Testing
 /// purge; live cookies go non-secure first, then least recently accessed, ties
 /// broken by creation time across all hosts of the site.
 struct CookieEvictionTests {
-  @Test func aDomainAtItsLimitPlusOneExpiredCookieLosesOnlyTheExpiredOne() {
+  /// A jar whose `e.com` holds `first` and then 179 cookies `c0`..`c178`,
+  /// one a second: at its limit of 180. Then `newest=1`, 10 seconds later.
+  static func domainAtItsLimit(first: String) -> (jar: CookieJar, result: SetCookieResult) {
     var jar = JarTesting.jar()
     var now = JarTesting.start
-    jar.set("expiring=1; Max-Age=5", from: "https://e.com/", at: now)
+    jar.set(first, from: "https://e.com/", at: now)
     for index in 0..<179 {
       now += 1
       jar.set("c\(index)=1", from: "https://e.com/", at: now)
     }
     #expect(jar.count == 180)
-    now += 10
-    let result = jar.set("newest=1", from: "https://e.com/", at: now)
+    let result = jar.set("newest=1", from: "https://e.com/", at: now + 10)
+    return (jar, result)
+  }
+
+  @Test func aDomainAtItsLimitPlusOneExpiredCookieLosesOnlyTheExpiredOne() {
+    let (jar, result) = Self.domainAtItsLimit(first: "expiring=1; Max-Age=5")
     #expect(jar.count == 180)
     let removed = result.changes.filter(\.isRemoval)
     #expect(removed.map(\.cookie.name) == ["expiring"])
@@ -28,16 +34,7 @@ struct CookieEvictionTests {
   }
 
   @Test func liveCookiesArePurgedToTheTargetNonSecureAndLeastRecentlyUsedFirst() {
-    var jar = JarTesting.jar()
-    var now = JarTesting.start
-    jar.set("secure-old=1; Secure", from: "https://e.com/", at: now)
-    for index in 0..<179 {
-      now += 1
-      jar.set("c\(index)=1", from: "https://e.com/", at: now)
-    }
-    #expect(jar.count == 180)
-    now += 10
-    let result = jar.set("newest=1", from: "https://e.com/", at: now)
+    let (jar, result) = Self.domainAtItsLimit(first: "secure-old=1; Secure")
     #expect(jar.count == 150)
     let removed = result.changes.filter(\.isRemoval)
     #expect(removed.count == 31)

@@ -44,92 +44,172 @@ struct CookieImportRulesTests {
   static let rows: [Row] = [
     Row(name: "a plain cookie", cookie: { cookie() }, reasons: []),
     // Domains: the host parser, then §5.7 steps 6–9.
-    Row(name: "a public suffix as a domain cookie", cookie: {
-      cookie { $0.domain = "co.uk"; $0.hostOnly = false }
-    }, reasons: [.publicSuffix]),
-    Row(name: "a top-level domain as a domain cookie", cookie: {
-      cookie { $0.domain = "com"; $0.hostOnly = false }
-    }, reasons: [.publicSuffix]),
-    Row(name: "a public-suffix host's own host-only cookie", cookie: {
-      cookie { $0.domain = "github.io" }
-    }, reasons: []),
-    Row(name: "a registrable domain cookie", cookie: {
-      cookie { $0.domain = "e.com"; $0.hostOnly = false }
-    }, reasons: []),
-    Row(name: "a space in the domain", cookie: { cookie { $0.domain = "www e.com" } },
+    Row(
+      name: "a public suffix as a domain cookie",
+      cookie: {
+        cookie {
+          $0.domain = "co.uk"
+          $0.hostOnly = false
+        }
+      }, reasons: [.publicSuffix]),
+    Row(
+      name: "a top-level domain as a domain cookie",
+      cookie: {
+        cookie {
+          $0.domain = "com"
+          $0.hostOnly = false
+        }
+      }, reasons: [.publicSuffix]),
+    Row(
+      name: "a public-suffix host's own host-only cookie",
+      cookie: {
+        cookie { $0.domain = "github.io" }
+      }, reasons: []),
+    Row(
+      name: "a registrable domain cookie",
+      cookie: {
+        cookie {
+          $0.domain = "e.com"
+          $0.hostOnly = false
+        }
+      }, reasons: []),
+    Row(
+      name: "a space in the domain", cookie: { cookie { $0.domain = "www e.com" } },
       reasons: [.invalidDomain]),
-    Row(name: "a terminal escape in the domain", cookie: {
-      cookie { $0.domain = "www\u{1B}[2Je.com" }
-    }, reasons: [.invalidDomain]),
+    Row(
+      name: "a terminal escape in the domain",
+      cookie: {
+        cookie { $0.domain = "www\u{1B}[2Je.com" }
+      }, reasons: [.invalidDomain]),
     Row(name: "an empty domain", cookie: { cookie { $0.domain = "" } }, reasons: [.invalidDomain]),
-    Row(name: "a bare IPv6 address", cookie: { cookie { $0.domain = "::1" } },
+    Row(
+      name: "a bare IPv6 address", cookie: { cookie { $0.domain = "::1" } },
       reasons: [.invalidDomain]),
-    Row(name: "a bad IPv4 address", cookie: { cookie { $0.domain = "1.2.3.400" } },
+    Row(
+      name: "a bad IPv4 address", cookie: { cookie { $0.domain = "1.2.3.400" } },
       reasons: [.invalidDomain]),
-    Row(name: "an IP domain cookie", cookie: {
-      cookie { $0.domain = "127.0.0.1"; $0.hostOnly = false }
-    }, reasons: []),
+    Row(
+      name: "an IP domain cookie",
+      cookie: {
+        cookie {
+          $0.domain = "127.0.0.1"
+          $0.hostOnly = false
+        }
+      }, reasons: []),
     // Names and values: what §5.6 parses out of a line.
-    Row(name: "'=' in the name", cookie: { cookie { $0.name = "a=b" } },
+    Row(
+      name: "'=' in the name", cookie: { cookie { $0.name = "a=b" } },
       reasons: [.unparsableNameOrValue]),
-    Row(name: "';' in the value", cookie: { cookie { $0.value = "1;2" } },
+    Row(
+      name: "';' in the value", cookie: { cookie { $0.value = "1;2" } },
       reasons: [.unparsableNameOrValue]),
-    Row(name: "';' in the name", cookie: { cookie { $0.name = "a;b" } },
+    Row(
+      name: "';' in the name", cookie: { cookie { $0.name = "a;b" } },
       reasons: [.unparsableNameOrValue]),
-    Row(name: "a blank before the name", cookie: { cookie { $0.name = " a" } },
+    Row(
+      name: "a blank before the name", cookie: { cookie { $0.name = " a" } },
       reasons: [.unparsableNameOrValue]),
-    Row(name: "a blank after the value", cookie: { cookie { $0.value = "1\t" } },
+    Row(
+      name: "a blank after the value", cookie: { cookie { $0.value = "1\t" } },
       reasons: [.unparsableNameOrValue]),
     Row(name: "a tab inside the value", cookie: { cookie { $0.value = "1\t2" } }, reasons: []),
-    Row(name: "a terminal escape in the value", cookie: { cookie { $0.value = "\u{1B}]0;x\u{7}" } },
+    Row(
+      name: "a terminal escape in the value", cookie: { cookie { $0.value = "\u{1B}]0;x\u{7}" } },
       reasons: [.disallowedCharacter, .unparsableNameOrValue]),
-    Row(name: "a NUL in the name", cookie: { cookie { $0.name = "a\u{0}" } },
+    Row(
+      name: "a NUL in the name", cookie: { cookie { $0.name = "a\u{0}" } },
       reasons: [.disallowedCharacter]),
-    Row(name: "DEL in the value", cookie: { cookie { $0.value = "\u{7F}" } },
+    Row(
+      name: "DEL in the value", cookie: { cookie { $0.value = "\u{7F}" } },
       reasons: [.disallowedCharacter]),
-    Row(name: "an empty name and value", cookie: { cookie { $0.name = ""; $0.value = "" } },
+    Row(
+      name: "an empty name and value",
+      cookie: {
+        cookie {
+          $0.name = ""
+          $0.value = ""
+        }
+      },
       reasons: [.emptyNameAndValue]),
     Row(name: "a nameless cookie", cookie: { cookie { $0.name = "" } }, reasons: []),
-    Row(name: "4097 octets of name and value", cookie: {
-      cookie { $0.value = String(repeating: "v", count: 4096) }
-    }, reasons: [.tooLarge]),
-    Row(name: "4096 octets of name and value", cookie: {
-      cookie { $0.value = String(repeating: "v", count: 4095) }
-    }, reasons: []),
+    Row(
+      name: "4097 octets of name and value",
+      cookie: {
+        cookie { $0.value = String(repeating: "v", count: 4096) }
+      }, reasons: [.tooLarge]),
+    Row(
+      name: "4096 octets of name and value",
+      cookie: {
+        cookie { $0.value = String(repeating: "v", count: 4095) }
+      }, reasons: []),
     // Paths.
     Row(name: "a path without '/'", cookie: { cookie { $0.path = "x" } }, reasons: [.invalidPath]),
     Row(name: "an empty path", cookie: { cookie { $0.path = "" } }, reasons: [.invalidPath]),
     Row(name: "';' in the path", cookie: { cookie { $0.path = "/a;b" } }, reasons: [.invalidPath]),
-    Row(name: "a control character in the path", cookie: { cookie { $0.path = "/a\u{1B}" } },
+    Row(
+      name: "a control character in the path", cookie: { cookie { $0.path = "/a\u{1B}" } },
       reasons: [.invalidPath]),
     // Attributes.
-    Row(name: "HttpOnly from a script", cookie: {
-      cookie { $0.httpOnly = true; $0.source = .script }
-    }, reasons: [.httpOnly]),
-    Row(name: "SameSite=None without Secure", cookie: {
-      cookie { $0.sameSite = .none; $0.secure = false }
-    }, reasons: [.sameSiteNoneWithoutSecure]),
-    Row(name: "__Secure- without Secure", cookie: {
-      cookie { $0.name = "__Secure-a"; $0.secure = false }
-    }, reasons: [.invalidPrefix]),
-    Row(name: "__Host- as a domain cookie", cookie: {
-      cookie { $0.name = "__Host-a"; $0.domain = "e.com"; $0.hostOnly = false }
-    }, reasons: [.invalidPrefix]),
+    Row(
+      name: "HttpOnly from a script",
+      cookie: {
+        cookie {
+          $0.httpOnly = true
+          $0.source = .script
+        }
+      }, reasons: [.httpOnly]),
+    Row(
+      name: "SameSite=None without Secure",
+      cookie: {
+        cookie {
+          $0.sameSite = .none
+          $0.secure = false
+        }
+      }, reasons: [.sameSiteNoneWithoutSecure]),
+    Row(
+      name: "__Secure- without Secure",
+      cookie: {
+        cookie {
+          $0.name = "__Secure-a"
+          $0.secure = false
+        }
+      }, reasons: [.invalidPrefix]),
+    Row(
+      name: "__Host- as a domain cookie",
+      cookie: {
+        cookie {
+          $0.name = "__Host-a"
+          $0.domain = "e.com"
+          $0.hostOnly = false
+        }
+      }, reasons: [.invalidPrefix]),
     // Partition keys must be sites.
-    Row(name: "a partition under a site", cookie: {
-      cookie { $0.partitionKey = .init(topLevelSite: "https://news.com", hasCrossSiteAncestor: false) }
-    }, reasons: []),
-    Row(name: "a partition under a host that is not a site", cookie: {
-      cookie {
-        $0.partitionKey = .init(topLevelSite: "https://www.news.com", hasCrossSiteAncestor: false)
-      }
-    }, reasons: [.invalidPartitionKey]),
-    Row(name: "a partition without a scheme", cookie: {
-      cookie { $0.partitionKey = .init(topLevelSite: "news.com", hasCrossSiteAncestor: false) }
-    }, reasons: [.invalidPartitionKey]),
-    Row(name: "a partition with a path", cookie: {
-      cookie { $0.partitionKey = .init(topLevelSite: "https://news.com/", hasCrossSiteAncestor: true) }
-    }, reasons: [.invalidPartitionKey]),
+    Row(
+      name: "a partition under a site",
+      cookie: {
+        cookie {
+          $0.partitionKey = .init(topLevelSite: "https://news.com", hasCrossSiteAncestor: false)
+        }
+      }, reasons: []),
+    Row(
+      name: "a partition under a host that is not a site",
+      cookie: {
+        cookie {
+          $0.partitionKey = .init(topLevelSite: "https://www.news.com", hasCrossSiteAncestor: false)
+        }
+      }, reasons: [.invalidPartitionKey]),
+    Row(
+      name: "a partition without a scheme",
+      cookie: {
+        cookie { $0.partitionKey = .init(topLevelSite: "news.com", hasCrossSiteAncestor: false) }
+      }, reasons: [.invalidPartitionKey]),
+    Row(
+      name: "a partition with a path",
+      cookie: {
+        cookie {
+          $0.partitionKey = .init(topLevelSite: "https://news.com/", hasCrossSiteAncestor: true)
+        }
+      }, reasons: [.invalidPartitionKey]),
   ]
 
   @Test(arguments: rows)

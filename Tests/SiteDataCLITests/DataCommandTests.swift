@@ -43,6 +43,24 @@ import Testing
     #expect(records.stdout == "SITE       TYPES\nshop.test  cookies\n")
   }
 
+  /// A CHIPS cookie of `embed.test` under the top-level site `news.test` is
+  /// part of `news.test`'s data: listed for it, and removed with it.
+  @Test func removeBySiteReachesItsPartition() async throws {
+    let sandbox = try CLISandbox()
+    try await sandbox.set(
+      "https://embed.test/", ["chip=1; Secure; SameSite=None; Partitioned"],
+      ["--sub", "--site", "https://news.test/"])
+    try await sandbox.set("https://other.test/", ["o=1"])
+    let records = try await sandbox.succeed(["records"])
+    #expect(
+      records.stdout
+        == "SITE        TYPES\nembed.test  cookies\nnews.test   cookies\nother.test  cookies\n")
+    let outcome = try await sandbox.succeed(["remove", "--types", "cookies", "--site", "news.test"])
+    #expect(outcome.stdout == "removed cookies data (1 cookie)\n")
+    let after = try await sandbox.succeed(["records"])
+    #expect(after.stdout == "SITE        TYPES\nother.test  cookies\n")
+  }
+
   @Test func removeSinceAndAll() async throws {
     let sandbox = try await Self.sandboxWithSites()
     let since = try await sandbox.succeed(["remove", "--types", "cookies,hsts", "--since", "1h"])

@@ -29,7 +29,9 @@ import Testing
     #expect(!outcome.stderr.contains("SECRET"))
     #expect(!outcome.stderr.utf8.contains(0x1B) && !outcome.stderr.utf8.contains(0x07))
     let list = try await sandbox.succeed(["cookies", "list", "--json"])
-    #expect(list.stdout.contains(#""domain" : "www.example.com""#) || list.stdout.contains(#""domain": "www.example.com""#))
+    #expect(
+      list.stdout.contains(#""domain" : "www.example.com""#)
+        || list.stdout.contains(#""domain": "www.example.com""#))
     let ported = try await sandbox.succeed([
       "cookies", "get", "http://www.shop.test:8443/",
     ])
@@ -52,7 +54,8 @@ import Testing
     let errors = outcome.stderr.split(separator: "\n").map(String.init)
     #expect(errors.count == 2)
     #expect(errors.first?.hasPrefix("\(file): cookies[1]: 'b' (.com path /) rejected: ") == true)
-    #expect(errors.last?.hasPrefix("\(file): cookies[2]: 'c' (example.com path /a;b) rejected: ") == true)
+    #expect(
+      errors.last?.hasPrefix("\(file): cookies[2]: 'c' (example.com path /a;b) rejected: ") == true)
     #expect(!outcome.stderr.contains("SECRET"))
   }
 }

@@ -16,7 +16,8 @@ import Testing
   }
 
   @Test func anExpectMatchesByteForByte() async throws {
-    let script = "response https://a.test/\nSet-Cookie: a=é\n\nrequest https://a.test/\nexpect a=é\n"
+    let script =
+      "response https://a.test/\nSet-Cookie: a=é\n\nrequest https://a.test/\nexpect a=é\n"
     let outcome = try await SiteDataProcess.replay(script)
     #expect(outcome.status == 0, "\(outcome)")
   }
@@ -50,7 +51,9 @@ import Testing
     let outcome = try await SiteDataProcess.replay(script, ["--explain"])
     #expect(outcome.status == 0, "\(outcome)")
     #expect(outcome.stdout == "\na=1\n")
-    #expect(outcome.stderr.contains("<stdin>:5: Set-Cookie rejected: the URL scheme cannot carry cookies"))
+    #expect(
+      outcome.stderr.contains("<stdin>:5: Set-Cookie rejected: the URL scheme cannot carry cookies")
+    )
   }
 
   @Test func fromOnAResponseLineCountsAsOnARequestLine() async throws {

@@ -63,7 +63,8 @@ import WebsiteDataStore
         for: .subresource(embed, topLevel: try store.url(top)))
     }
     try await cookies.processResponse(
-      setCookieHeaders: ["own=1; Max-Age=3600"], for: .navigation(to: try store.url("https://news.test/")))
+      setCookieHeaders: ["own=1; Max-Age=3600"],
+      for: .navigation(to: try store.url("https://news.test/")))
   }
 
   @Test(arguments: StoreKind.allCases)
@@ -81,15 +82,20 @@ import WebsiteDataStore
     var store = try await kind.makeStore(clock: clock)
     try await Self.fillPartitioned(store)
     try await store.removeData(
-      ofTypes: [.cookies], for: [WebsiteDataRecord(displayName: "news.test", dataTypes: [.cookies])])
+      ofTypes: [.cookies], for: [WebsiteDataRecord(displayName: "news.test", dataTypes: [.cookies])]
+    )
     store = try await kind.reopen(store, clock: clock)
     let left = await store.httpCookieStore.allCookies()
     #expect(left.map(\.domain) == ["embed.test"])
     #expect(left.map { $0.partitionKey?.topLevelSite } == ["https://shop.test"])
-    #expect(await store.dataRecords(ofTypes: [.cookies]).map(\.displayName) == ["embed.test", "shop.test"])
+    #expect(
+      await store.dataRecords(ofTypes: [.cookies]).map(\.displayName) == [
+        "embed.test", "shop.test",
+      ])
     // The embedded site's own removal takes its cookies under every top-level site.
     try await store.removeData(
-      ofTypes: [.cookies], for: [WebsiteDataRecord(displayName: "embed.test", dataTypes: [.cookies])])
+      ofTypes: [.cookies],
+      for: [WebsiteDataRecord(displayName: "embed.test", dataTypes: [.cookies])])
     store = try await kind.reopen(store, clock: clock)
     #expect(await store.httpCookieStore.count == 0)
   }
