@@ -1,11 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Settings every target of ours shares, set in this one place: Swift 6 language
-/// mode comes from `swiftLanguageModes` below; warnings are errors in our code.
-let strictSettings: [SwiftSetting] = [
-  .unsafeFlags(["-warnings-as-errors"])
-]
+/// Settings every target of ours shares, set in this one place (Swift 6
+/// language mode comes from `swiftLanguageModes` below). Warnings are errors
+/// in our code: `.ci/run` builds with `-Xswiftc -warnings-as-errors`, not an
+/// `unsafeFlags` setting here, which would keep any other package from
+/// depending on this one.
+let strictSettings: [SwiftSetting] = []
 
 let package = Package(
   name: "WebsiteData",
