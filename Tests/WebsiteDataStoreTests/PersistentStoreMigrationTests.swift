@@ -163,17 +163,35 @@ import Testing
     try await Support.close(store)
 
     let after = try Self.schema(location.path)
-    #expect(after.ledger == ["1 cookies", "2 hsts"])
+    #expect(after.ledger == ["1 cookies", "2 hsts", "3 cookie_rows_sealed_whole"])
     #expect(after.tables.isSuperset(of: ["cookies", "store_meta", "schema_migrations", "hsts"]))
     #expect(try Support.integer(location.path, "SELECT count(*) FROM hsts") == 0)
+
+    // The rows were re-sealed whole in the same open (Migrations/0003).
+    #expect(
+      try Support.integer(
+        location.path, "SELECT count(*) FROM store_meta WHERE key = 'cookie_rows_identity_only'")
+        == 0)
 
     // Opening again applies nothing and reads the same cookies.
     let migrated = try #require(Support.bytes(location.path))
     let reopened = try await Support.open(location.path, key: location.key, create: false)
     Self.expectSchemaV1Cookies(await reopened.httpCookieStore.allCookies())
     try await Support.close(reopened)
-    #expect(try Self.schema(location.path).ledger == ["1 cookies", "2 hsts"])
+    #expect(
+      try Self.schema(location.path).ledger == [
+        "1 cookies", "2 hsts", "3 cookie_rows_sealed_whole",
+      ])
     #expect(Support.bytes(location.path) == migrated)
+
+    // Re-sealed whole: an edited Secure column now makes its row damaged.
+    let connection = try SQLiteConnection(path: location.path, mode: .readWrite(create: false))
+    try connection.execute("UPDATE cookies SET secure = 1 - secure WHERE id = 1")
+    connection.close()
+    let edited = try await Support.open(location.path, key: location.key, create: false)
+    #expect(await edited.httpCookieStore.damagedRecordCount == 1)
+    #expect(await edited.httpCookieStore.count == Self.schemaV1Cookies.count - 1)
+    try await Support.close(edited)
   }
 
   @Test(
@@ -266,6 +284,9 @@ import Testing
       _ = try await Support.open(location.path, key: location.key, create: false)
     }
     Support.expectUntouched(location.path, before)
-    #expect(try Self.schema(location.path).ledger == ["1 cookies", "2 hsts", "99 future"])
+    #expect(
+      try Self.schema(location.path).ledger == [
+        "1 cookies", "2 hsts", "3 cookie_rows_sealed_whole", "99 future",
+      ])
   }
 }

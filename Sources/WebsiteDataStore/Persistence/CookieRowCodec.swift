@@ -7,10 +7,17 @@ import Foundation
 ///
 /// The fields that identify a person or a site (name, value, domain, path,
 /// partition key) are sealed together with AES-256-GCM; the associated data
-/// is ``sealLabel`` followed by the row's `identity_hash`, so a sealed blob
-/// moved to another row, or a row's hash altered, fails to open.
-/// `identity_hash` is HMAC-SHA-256 under the store's lookup key, truncated to
-/// 128 bits (``RowHash``): equality lookups without plaintext.
+/// is ``sealLabel`` followed by the row's `identity_hash` and every other
+/// column that changes behaviour (host-only, Secure, HttpOnly, SameSite,
+/// expiry, the creation, access and update times, the source scheme, port and
+/// kind; ``CookieRowColumns``), so a sealed blob moved to another row, or any
+/// column of its row altered, fails to open. `identity_hash` is HMAC-SHA-256
+/// under the store's lookup key, truncated to 128 bits (``RowHash``):
+/// equality lookups without plaintext.
+///
+/// Rows of stores written before Migrations/0003 bound only the identity
+/// hash (``RowSeal/identityOnly``); ``CookieRowSealUpgrade`` re-seals them
+/// once, in one transaction, when such a store is opened.
 ///
 /// The plaintext is the fields in that order, each a LEB128 byte count and
 /// its UTF-8 bytes; the partition key is a tag byte (0 none, 1 same-site
@@ -27,8 +34,21 @@ final class CookieRowCodec {
     let lookupKey: SecretBytes
   }
 
-  /// The prefix of every row's associated data (then the identity hash).
-  static let sealLabel = Array("websitedata cookie row v1".utf8)
+  /// How a row's associated data is made.
+  enum RowSeal {
+    /// ``sealLabel``, the identity hash and every behaviour column: how
+    /// every row is sealed and read.
+    case allColumns
+    /// ``identityOnlySealLabel`` and the identity hash: rows written before
+    /// Migrations/0003, read only to be re-sealed.
+    case identityOnly
+  }
+
+  /// The prefix of every row's associated data (then the identity hash and
+  /// the columns).
+  static let sealLabel = Array("websitedata cookie row v2".utf8)
+  /// The prefix of a ``RowSeal/identityOnly`` row's associated data.
+  static let identityOnlySealLabel = Array("websitedata cookie row v1".utf8)
   /// The prefix of every identity hash input.
   private static let identityLabel = Array("identity".utf8)
 
@@ -38,7 +58,8 @@ final class CookieRowCodec {
   /// Scratch for plaintexts and hash inputs (grown when a cookie needs
   /// more): the bytes written are wiped after each use.
   private var scratch: UnsafeMutableRawBufferPointer
-  /// ``sealLabel`` followed by room for one identity hash.
+  /// Room for the longest associated data: a label, an identity hash and
+  /// ``CookieRowColumns/encodedCount`` bytes of columns.
   private let associatedData: UnsafeMutableRawBufferPointer
 
   init(keys: KeyMaterial) {
@@ -69,9 +90,8 @@ final class CookieRowCodec {
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
     scratch.initializeMemory(as: UInt8.self, repeating: 0)
     let associatedData = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: sealLabel.count + RowHash.count, alignment: 8)
+      byteCount: sealLabel.count + RowHash.count + CookieRowColumns.encodedCount, alignment: 8)
     associatedData.initializeMemory(as: UInt8.self, repeating: 0)
-    associatedData.copyBytes(from: sealLabel)
     return (scratch, associatedData)
   }
 
@@ -125,40 +145,44 @@ final class CookieRowCodec {
     encoder.append(cookie.path)
     encoder.append(cookie.partitionKey)
     defer { OPENSSL_cleanse(buffer.baseAddress, encoder.count) }
-    setAssociatedIdentity(identity)
+    let columns = CookieRowColumns(cookie)
+    let adCount = setAssociatedData(identity: identity, columns: columns, seal: .allColumns)
     let start = batch.sealed.count
     let count = try cipher.seal(
       UnsafeRawBufferPointer(rebasing: buffer[..<encoder.count]),
-      associatedData: UnsafeRawBufferPointer(associatedData), appendingTo: &batch.sealed)
+      associatedData: UnsafeRawBufferPointer(rebasing: associatedData[..<adCount]),
+      appendingTo: &batch.sealed)
     batch.rows.append(
       CookieRowBatch.Row(
-        identity: identity, sealedStart: start, sealedCount: count, isHostOnly: cookie.isHostOnly,
-        isSecure: cookie.isSecure, isHTTPOnly: cookie.isHTTPOnly,
-        sameSite: Int64(cookie.sameSite.rawValue),
-        expires: cookie.expiresAt?.timeIntervalSince1970,
-        created: cookie.createdAt.timeIntervalSince1970,
-        lastAccess: cookie.lastAccessedAt.timeIntervalSince1970,
-        lastUpdate: cookie.lastUpdatedAt.timeIntervalSince1970,
-        sourceScheme: Int64(cookie.sourceScheme.rawValue),
-        sourcePort: cookie.sourcePort.map(Int64.init), source: Int64(cookie.source.rawValue)))
+        identity: identity, sealedStart: start, sealedCount: count, columns: columns))
     return batch.rows.count - 1
+  }
+
+  /// Seals `cookie` into a new row of `batch` and adds the statement that
+  /// refreshes its stored row's access time (``CookieRowBatch/Operation/touch(_:)``).
+  func appendTouch(for cookie: Cookie, to batch: inout CookieRowBatch) throws {
+    batch.operations.append(.touch(try appendRow(for: cookie, to: &batch)))
   }
 
   // MARK: - Reading
 
   /// The cookie of `row`, whose sealed blob is in `sealed` (the snapshot's
-  /// buffer). Throws `.authenticationFailed` or `.corrupt` for a damaged row.
-  func cookie(_ row: CookieRowSnapshot.Row, sealed: UnsafeRawBufferPointer) throws -> Cookie {
+  /// buffer), sealed as `seal` says. Throws `.authenticationFailed` or
+  /// `.corrupt` for a damaged row.
+  func cookie(_ row: CookieRowSnapshot.Row, sealed: UnsafeRawBufferPointer, seal: RowSeal) throws
+    -> Cookie
+  {
+    let columns = row.columns
     guard let identity = row.identity, row.sealedCount >= 0,
-      let sameSite = SameSite(rawValue: row.sameSite),
-      let sourceScheme = CookieSourceScheme(rawValue: row.sourceScheme),
-      let source = CookieSource(rawValue: row.source)
+      let sameSite = SameSite(rawValue: Int(columns.sameSite)),
+      let sourceScheme = CookieSourceScheme(rawValue: Int(columns.sourceScheme)),
+      let source = CookieSource(rawValue: Int(columns.source))
     else { throw WebsiteDataStoreError(.corrupt, "a cookie row has an invalid column") }
-    setAssociatedIdentity(identity)
+    let adCount = setAssociatedData(identity: identity, columns: columns, seal: seal)
     let buffer = reserveScratch(row.sealedCount)
     let count = try cipher.open(
       UnsafeRawBufferPointer(rebasing: sealed[row.sealedStart..<row.sealedStart + row.sealedCount]),
-      associatedData: UnsafeRawBufferPointer(associatedData), into: buffer)
+      associatedData: UnsafeRawBufferPointer(rebasing: associatedData[..<adCount]), into: buffer)
     var reader = FieldReader(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
     let name: String
     let value: String
@@ -176,19 +200,19 @@ final class CookieRowCodec {
     }
     // The sealed fields must describe the identity the row is filed under.
     let computed = try identityHash(
-      name: name, domain: domain, isHostOnly: row.isHostOnly, path: path,
+      name: name, domain: domain, isHostOnly: columns.isHostOnly, path: path,
       partitionKey: partitionKey)
     guard computed == identity else {
       throw WebsiteDataStoreError(.corrupt, "a cookie row does not match its identity")
     }
     return Cookie(
-      name: name, value: value, domain: domain, isHostOnly: row.isHostOnly, path: path,
-      expiresAt: row.expires.map { Date(timeIntervalSince1970: $0) },
-      createdAt: Date(timeIntervalSince1970: row.created),
-      lastAccessedAt: Date(timeIntervalSince1970: row.lastAccess),
-      lastUpdatedAt: Date(timeIntervalSince1970: row.lastUpdate), isSecure: row.isSecure,
-      isHTTPOnly: row.isHTTPOnly, sameSite: sameSite, partitionKey: partitionKey,
-      sourceScheme: sourceScheme, sourcePort: row.sourcePort, source: source)
+      name: name, value: value, domain: domain, isHostOnly: columns.isHostOnly, path: path,
+      expiresAt: columns.expires.map { Date(timeIntervalSince1970: $0) },
+      createdAt: Date(timeIntervalSince1970: columns.created),
+      lastAccessedAt: Date(timeIntervalSince1970: columns.lastAccess),
+      lastUpdatedAt: Date(timeIntervalSince1970: columns.lastUpdate), isSecure: columns.isSecure,
+      isHTTPOnly: columns.isHTTPOnly, sameSite: sameSite, partitionKey: partitionKey,
+      sourceScheme: sourceScheme, sourcePort: columns.sourcePort.map { Int($0) }, source: source)
   }
 
   // MARK: - Buffers
@@ -204,11 +228,19 @@ final class CookieRowCodec {
     return scratch
   }
 
-  private func setAssociatedIdentity(_ identity: RowHash) {
+  /// Writes the associated data of a row sealed as `seal` into
+  /// ``associatedData``; returns its length.
+  private func setAssociatedData(identity: RowHash, columns: CookieRowColumns, seal: RowSeal) -> Int
+  {
+    let label = seal == .allColumns ? Self.sealLabel : Self.identityOnlySealLabel
+    associatedData.copyBytes(from: label)
     identity.withUnsafeBytes {
-      UnsafeMutableRawBufferPointer(rebasing: associatedData[Self.sealLabel.count...])
-        .copyMemory(from: $0)
+      UnsafeMutableRawBufferPointer(rebasing: associatedData[label.count...]).copyMemory(from: $0)
     }
+    let count = label.count + RowHash.count
+    guard seal == .allColumns else { return count }
+    return count
+      + columns.encode(into: UnsafeMutableRawBufferPointer(rebasing: associatedData[count...]))
   }
 
   /// Writes fields into a buffer at least as large as the sum of their

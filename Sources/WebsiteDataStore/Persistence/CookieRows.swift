@@ -18,7 +18,11 @@ enum CookieColumns {
     + " source_scheme = excluded.source_scheme, source_port = excluded.source_port,"
     + " source = excluded.source"
   static let deleteSQL = "DELETE FROM cookies WHERE identity_hash = ?"
-  static let touchSQL = "UPDATE cookies SET last_access = ? WHERE identity_hash = ?"
+  static let touchSQL =
+    "UPDATE cookies SET sealed = ?2, last_access = ?9 WHERE identity_hash = ?1"
+    + " AND host_only = ?3 AND secure = ?4 AND http_only = ?5 AND same_site = ?6"
+    + " AND expires IS ?7 AND created = ?8 AND last_update = ?10 AND source_scheme = ?11"
+    + " AND source_port IS ?12 AND source = ?13"
   /// Every row in row-id order (see ``CookieRowSnapshot/read(_:)``).
   static let selectSQL = "SELECT id, \(list) FROM cookies"
 }
@@ -33,8 +37,12 @@ struct CookieRowBatch: Sendable {
     case upsert(Int)
     /// Delete the row with this identity hash.
     case delete(RowHash)
-    /// Set the last-access time of the row with this identity hash.
-    case touch(RowHash, Double)
+    /// Give the row with the identity of row `index` of ``rows`` that row's
+    /// sealed blob and last-access time, if it still holds exactly that
+    /// row's other columns (another process may have replaced or deleted
+    /// it meanwhile: then nothing happens). The access time is bound into
+    /// the seal, so a touch re-seals.
+    case touch(Int)
   }
 
   /// The bound values of one row, but for its sealed blob, which is
@@ -43,17 +51,7 @@ struct CookieRowBatch: Sendable {
     var identity: RowHash
     var sealedStart: Int
     var sealedCount: Int
-    var isHostOnly: Bool
-    var isSecure: Bool
-    var isHTTPOnly: Bool
-    var sameSite: Int64
-    var expires: Double?
-    var created: Double
-    var lastAccess: Double
-    var lastUpdate: Double
-    var sourceScheme: Int64
-    var sourcePort: Int64?
-    var source: Int64
+    var columns: CookieRowColumns
   }
 
   /// The sealed blobs of ``rows``, back to back.
@@ -89,44 +87,44 @@ struct CookieRowBatch: Sendable {
           delete = statement
           try identity.withUnsafeBytes { try statement.bind(bytes: $0, at: 1) }
           try statement.run()
-        case .touch(let identity, let time):
+        case .touch(let index):
           let statement = try touch ?? connection.prepare(CookieColumns.touchSQL)
           touch = statement
-          try statement.bind(time, at: 1)
-          try identity.withUnsafeBytes { try statement.bind(bytes: $0, at: 2) }
+          try bind(rows[index], sealed: sealed, to: statement)
           try statement.run()
         }
       }
     }
   }
 
-  /// Binds the 13 columns of ``CookieColumns/list``.
+  /// Binds the 13 columns of ``CookieColumns/list`` (parameters 1–13).
   private func bind(_ row: Row, sealed: UnsafeRawBufferPointer, to statement: SQLiteStatement)
     throws
   {
+    let columns = row.columns
     try row.identity.withUnsafeBytes { try statement.bind(bytes: $0, at: 1) }
     try statement.bind(
       bytes: UnsafeRawBufferPointer(
         rebasing: sealed[row.sealedStart..<row.sealedStart + row.sealedCount]), at: 2)
-    try statement.bind(row.isHostOnly, at: 3)
-    try statement.bind(row.isSecure, at: 4)
-    try statement.bind(row.isHTTPOnly, at: 5)
-    try statement.bind(row.sameSite, at: 6)
-    if let expires = row.expires {
+    try statement.bind(columns.isHostOnly, at: 3)
+    try statement.bind(columns.isSecure, at: 4)
+    try statement.bind(columns.isHTTPOnly, at: 5)
+    try statement.bind(columns.sameSite, at: 6)
+    if let expires = columns.expires {
       try statement.bind(expires, at: 7)
     } else {
       try statement.bindNull(at: 7)
     }
-    try statement.bind(row.created, at: 8)
-    try statement.bind(row.lastAccess, at: 9)
-    try statement.bind(row.lastUpdate, at: 10)
-    try statement.bind(row.sourceScheme, at: 11)
-    if let port = row.sourcePort {
+    try statement.bind(columns.created, at: 8)
+    try statement.bind(columns.lastAccess, at: 9)
+    try statement.bind(columns.lastUpdate, at: 10)
+    try statement.bind(columns.sourceScheme, at: 11)
+    if let port = columns.sourcePort {
       try statement.bind(port, at: 12)
     } else {
       try statement.bindNull(at: 12)
     }
-    try statement.bind(row.source, at: 13)
+    try statement.bind(columns.source, at: 13)
   }
 }
 
@@ -142,17 +140,7 @@ struct CookieRowSnapshot: Sendable {
     var identity: RowHash?
     var sealedStart: Int
     var sealedCount: Int
-    var isHostOnly: Bool
-    var isSecure: Bool
-    var isHTTPOnly: Bool
-    var sameSite: Int
-    var expires: Double?
-    var created: Double
-    var lastAccess: Double
-    var lastUpdate: Double
-    var sourceScheme: Int
-    var sourcePort: Int?
-    var source: Int
+    var columns: CookieRowColumns
   }
 
   /// The sealed blobs of ``rows``, back to back.
@@ -165,7 +153,7 @@ struct CookieRowSnapshot: Sendable {
     var snapshot = CookieRowSnapshot()
     let sorted = try read(connection, chunkRows: .max) { snapshot = $0 }
     if !sorted {
-      snapshot.rows.sort { ($0.created, $0.id) < ($1.created, $1.id) }
+      snapshot.rows.sort { ($0.columns.created, $0.id) < ($1.columns.created, $1.id) }
     }
     return snapshot
   }
@@ -208,12 +196,13 @@ struct CookieRowSnapshot: Sendable {
       snapshot.rows.append(
         Row(
           id: row.int64(at: 0), identity: row.withBlob(at: 1) { RowHash(bytes: $0) } ?? nil,
-          sealedStart: start, sealedCount: sealedCount, isHostOnly: row.bool(at: 3),
-          isSecure: row.bool(at: 4), isHTTPOnly: row.bool(at: 5), sameSite: row.int(at: 6),
-          expires: row.isNull(at: 7) ? nil : row.double(at: 7), created: created,
-          lastAccess: row.double(at: 9), lastUpdate: row.double(at: 10),
-          sourceScheme: row.int(at: 11), sourcePort: row.isNull(at: 12) ? nil : row.int(at: 12),
-          source: row.int(at: 13)))
+          sealedStart: start, sealedCount: sealedCount,
+          columns: CookieRowColumns(
+            isHostOnly: row.bool(at: 3), isSecure: row.bool(at: 4), isHTTPOnly: row.bool(at: 5),
+            sameSite: row.int64(at: 6), expires: row.isNull(at: 7) ? nil : row.double(at: 7),
+            created: created, lastAccess: row.double(at: 9), lastUpdate: row.double(at: 10),
+            sourceScheme: row.int64(at: 11),
+            sourcePort: row.isNull(at: 12) ? nil : row.int64(at: 12), source: row.int64(at: 13))))
     }
     if !snapshot.rows.isEmpty || chunkRows == .max { send(snapshot) }
     return sorted

@@ -3,7 +3,9 @@ import Foundation
 /// Opening, creating and re-keying the SQLite file of a persistent store.
 ///
 /// Order on open: the key is checked first (reading only), then pending
-/// migrations run; a wrong key or a newer schema leaves the file untouched.
+/// migrations run, then rows sealed by an earlier format are re-sealed
+/// (``CookieRowSealUpgrade``); a wrong key or a newer schema leaves the file
+/// untouched.
 enum PersistentStoreFile {
   /// The migrations compiled into this binary from `Migrations/`.
   static func migrator() throws -> Migrator { try Migrator(EmbeddedMigrations.all) }
@@ -31,6 +33,10 @@ enum PersistentStoreFile {
     let dataKey: SecretBytes
     do {
       dataKey = try await unlock(database, key: key, migrator: migrator, now: now)
+      try await database.withConnection { [dataKey] connection in
+        try CookieRowSealUpgrade.run(
+          connection, codec: CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
+      }
     } catch {
       // Release the file before throwing: a connection closed later (by
       // deinit) would delete `<path>-wal` and `-shm` by name, perhaps those

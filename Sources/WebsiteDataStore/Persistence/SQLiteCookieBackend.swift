@@ -96,7 +96,8 @@ final class SQLiteCookieBackend: CookiePersistence {
       snapshot.sealed.withUnsafeBytes { sealed in
         for row in snapshot.rows {
           do {
-            (buffer + count).initialize(to: try codec.cookie(row, sealed: sealed))
+            (buffer + count).initialize(
+              to: try codec.cookie(row, sealed: sealed, seal: .allColumns))
             count += 1
             ids.append(row.id)
           } catch {
@@ -175,7 +176,7 @@ final class SQLiteCookieBackend: CookiePersistence {
         oldCodec.withLock { codec in
           snapshot.sealed.withUnsafeBytes { sealed in
             for row in snapshot.rows {
-              if let cookie = try? codec.cookie(row, sealed: sealed) {
+              if let cookie = try? codec.cookie(row, sealed: sealed, seal: .allColumns) {
                 readable.append((row.id, cookie))
               }
             }
@@ -290,9 +291,7 @@ final class SQLiteCookieBackend: CookiePersistence {
       }
     }
     for cookie in accessed where keepsSessionCookies || !cookie.isSession {
-      batch.operations.append(
-        .touch(try codec.identityHash(cookie.identity), cookie.lastAccessedAt.timeIntervalSince1970)
-      )
+      try codec.appendTouch(for: cookie, to: &batch)
     }
     return batch
   }

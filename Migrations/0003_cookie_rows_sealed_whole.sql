@@ -1,0 +1,15 @@
+-- 0003: cookie rows authenticated whole. Shipped migrations are immutable.
+--
+-- From this version on, a cookie row's associated data binds every column
+-- that changes how the cookie behaves (host_only, secure, http_only,
+-- same_site, expires, created, last_access, last_update, source_scheme,
+-- source_port, source), not only identity_hash: editing any of them, or
+-- swapping blobs between rows, makes the row damaged.
+--
+-- Re-sealing needs the store's key, which SQL does not have. This migration
+-- records that the rows written before it bind only their identity hash; the
+-- store re-seals them all in one transaction as it opens, with its key
+-- (CookieRowSealUpgrade), and removes the marker in that transaction. A
+-- binary older than this migration refuses the store as newer, so no row
+-- sealed the old way is written into it afterwards.
+INSERT INTO store_meta (key, value) VALUES ('cookie_rows_identity_only', X'01');
