@@ -83,6 +83,11 @@ extension StoreOptions {
             + " give the key it was created with (--key-file, or its passphrase)")
       }
       return .failure("cannot open \(displayName): \(storeError.message)")
+    case .notAStore:
+      return .failure(
+        "\(displayName) is not a sitedata store. Nothing was changed; give --store the path of a"
+          + " store (a browser's cookie database is imported with"
+          + " 'sitedata cookies import FILE --format chromium|firefox').")
     case .corrupt:
       return .failure(
         "\(displayName) is damaged or not a store (\(storeError.message)). Nothing was changed;"

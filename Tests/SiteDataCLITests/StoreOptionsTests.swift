@@ -184,6 +184,28 @@ import WebsiteData
     #expect(!FileManager.default.fileExists(atPath: sandbox.defaultKeyFile))
   }
 
+  /// A browser's cookie database given as a store is refused by every
+  /// command, byte for byte untouched, with no key file made for it.
+  @Test func aBrowserDatabaseIsNotTakenForAStore() async throws {
+    let sandbox = try CLISandbox()
+    let path = sandbox.root + "/cookies.sqlite"
+    try FileManager.default.copyItem(
+      atPath: BrowserImportCommandTests.fixtures + "/firefox/cookies.sqlite", toPath: path)
+    let before = sandbox.contents(path)
+    for arguments in [
+      ["cookies", "list"], ["cookies", "set", "https://example.com/", "a=1"], ["key", "status"],
+      ["records"],
+    ] {
+      let outcome = try await sandbox.run(arguments + ["--store", path])
+      #expect(outcome.status == 1, "\(arguments): \(outcome)")
+      #expect(outcome.stderr.contains("is not a sitedata store"), "\(outcome.stderr)")
+      #expect(!outcome.stderr.contains("move-aside"))
+    }
+    #expect(sandbox.contents(path) == before)
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    #expect(!FileManager.default.fileExists(atPath: sandbox.defaultKeyFile))
+  }
+
   @Test(arguments: [
     (
       ["cookies", "list", "--key-file", "k", "--passphrase-stdin"],

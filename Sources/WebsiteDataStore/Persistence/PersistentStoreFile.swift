@@ -2,37 +2,47 @@ import Foundation
 
 /// Opening, creating and re-keying the SQLite file of a persistent store.
 ///
-/// Order on open: the key is checked first (reading only), then pending
-/// migrations run, then rows sealed by an earlier format are re-sealed
-/// (``CookieRowSealUpgrade``); a wrong key or a newer schema leaves the file
-/// untouched.
+/// Order on open: the file is recognised as a store (reading only), the key
+/// is checked (reading only), then pending migrations run, then rows sealed
+/// by an earlier format are re-sealed (``CookieRowSealUpgrade``); a file that
+/// is not a store, a wrong key or a newer schema leaves the file untouched.
 enum PersistentStoreFile {
   /// The migrations compiled into this binary from `Migrations/`.
   static func migrator() throws -> Migrator { try Migrator(EmbeddedMigrations.all) }
 
   /// Opens (or creates) the store at `path` and unlocks its data key.
   ///
+  /// An existing file is first recognised as a store through a read-only
+  /// connection (``StoreFileCheck``): a file that is not one is refused with
+  /// its bytes unchanged. A new store is made whole under a temporary name
+  /// beside `path` and linked into place (``createStore(at:key:migrator:now:)``),
+  /// so `path` never holds a half-made store.
+  ///
   /// - Throws: `.notFound` (missing and `create` is false), `.wrongKey`,
   ///   `.corrupt` (not a store, damaged), `.newerSchema`, `.readOnly`, `.io`.
   static func open(path: String, key: KeySource, create: Bool, now: Date) async throws -> (
     SQLiteDatabase, SecretBytes
   ) {
-    let exists = FileManager.default.fileExists(atPath: path)
-    if !exists && !create {
-      throw WebsiteDataStoreError(.notFound, "no store at \(path)")
-    }
-    if !exists {
+    let migrator = try migrator()
+    var createdKey: SecretBytes?
+    if !FileManager.default.fileExists(atPath: path) {
+      guard create else { throw WebsiteDataStoreError(.notFound, "no store at \(path)") }
       let folder = (path as NSString).deletingLastPathComponent
       if !folder.isEmpty {
         try? FileManager.default.createDirectory(
           atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       }
+      createdKey = try await createStore(at: path, key: key, migrator: migrator, now: now)
     }
-    let database = try await SQLiteDatabase(path: path, mode: .readWrite(create: create))
-    let migrator = try migrator()
+    try await StoreFileCheck.verify(path: path, migrator: migrator)
+    let database = try await SQLiteDatabase(path: path, mode: .readWrite(create: false))
     let dataKey: SecretBytes
     do {
-      dataKey = try await unlock(database, key: key, migrator: migrator, now: now)
+      if let createdKey {
+        dataKey = createdKey
+      } else {
+        dataKey = try await unlock(database, key: key, migrator: migrator, now: now)
+      }
       try await database.withConnection { [dataKey] connection in
         try CookieRowSealUpgrade.run(
           connection, codec: CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
@@ -45,6 +55,55 @@ enum PersistentStoreFile {
       throw error
     }
     return (database, dataKey)
+  }
+
+  /// Makes a new store under a temporary name beside `path` — migrated, its
+  /// key record written, checkpointed and closed — then links it to `path`
+  /// (`link(2)`, which never replaces a file) and removes the temporary name.
+  ///
+  /// - Returns: the new store's data key; `nil` when another process created
+  ///   a store at `path` first (which the caller then opens as it is).
+  private static func createStore(
+    at path: String, key: KeySource, migrator: Migrator, now: Date
+  ) async throws -> SecretBytes? {
+    let temporary = path + ".creating-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    let removeTemporary = {
+      for suffix in ["", "-wal", "-shm"] { _ = unlink(temporary + suffix) }
+    }
+    let dataKey: SecretBytes
+    do {
+      let database = try await SQLiteDatabase(path: temporary, mode: .readWrite(create: true))
+      do {
+        dataKey = try await unlock(database, key: key, migrator: migrator, now: now)
+        try await database.withConnection { [dataKey] connection in
+          try CookieRowSealUpgrade.run(
+            connection, codec: CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
+          _ = try connection.checkpoint(.truncate)
+        }
+      } catch {
+        await database.close()
+        throw error
+      }
+      await database.close()
+    } catch {
+      removeTemporary()
+      throw error
+    }
+    defer { removeTemporary() }
+    guard link(temporary, path) == 0 else {
+      let code = errno
+      if code == EEXIST { return nil }
+      throw WebsiteDataStoreError(
+        .io, "cannot create \(path): \(String(cString: strerror(code)))")
+    }
+    // The new name is durable once the folder is.
+    let folder = (path as NSString).deletingLastPathComponent
+    let descriptor = Foundation.open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)
+    if descriptor >= 0 {
+      _ = fsync(descriptor)
+      Foundation.close(descriptor)
+    }
+    return dataKey
   }
 
   /// Checks the key, then migrates; initialises a new store.

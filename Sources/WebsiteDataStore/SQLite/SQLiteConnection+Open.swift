@@ -15,6 +15,7 @@ extension SQLiteConnection {
   ///
   /// - Returns: whether this call created the file.
   static func prepareFile(at path: String, mode: Mode) throws -> Bool {
+    if mode == .memory { return false }
     var created = false
     if case .readWrite(create: true) = mode {
       // O_EXCL: never adopt (or chmod) a file someone else creates meanwhile;
@@ -96,6 +97,7 @@ extension SQLiteConnection {
     switch mode {
     case .readWrite: flags |= SQLITE_OPEN_READWRITE
     case .readOnly: flags |= SQLITE_OPEN_READONLY
+    case .memory: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY
     }
     var db: OpaquePointer?
     let rc = sqlite3_open_v2(path, &db, flags, nil)

@@ -20,6 +20,9 @@ package final class SQLiteConnection {
     /// Read only (`SQLITE_OPEN_READONLY`): every write fails with
     /// ``WebsiteDataStoreError/Code/readOnly``.
     case readOnly
+    /// A private database in memory (`SQLITE_OPEN_MEMORY`; the path only
+    /// names it): nothing touches the disk. For reference schemas.
+    case memory
   }
 
   /// How a transaction takes its locks (https://sqlite.org/lang_transaction.html).

@@ -22,13 +22,14 @@ extension WebsiteDataStore {
   ///
   /// - Returns: `nil` for a store whose key was never written (a new, empty
   ///   store).
-  /// - Throws: ``WebsiteDataStoreError`` — `.notFound` (no file), `.corrupt`
-  ///   (not a store, damaged), `.io`.
+  /// - Throws: ``WebsiteDataStoreError`` — `.notFound` (no file),
+  ///   `.notAStore` (another program's file), `.corrupt` (damaged), `.io`.
   public static func keyProtection(ofStoreAt path: String) async throws -> StoreKeyProtection? {
     guard FileManager.default.fileExists(atPath: path) else {
       throw WebsiteDataStoreError(.notFound, "no store at \(path)")
     }
-    let database = try await SQLiteDatabase(path: path, mode: .readWrite(create: false))
+    try await StoreFileCheck.verify(path: path, migrator: try PersistentStoreFile.migrator())
+    let database = try await SQLiteDatabase(path: path, mode: .readOnly)
     do {
       let record = try await database.withConnection { try StoreKeyRecord.read($0) }
       await database.close()

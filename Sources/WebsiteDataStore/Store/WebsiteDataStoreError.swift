@@ -15,6 +15,10 @@ public struct WebsiteDataStoreError: Error, Hashable, CustomStringConvertible {
     public static let io = Code("io")
     /// The store file is damaged or not a store.
     public static let corrupt = Code("corrupt")
+    /// The file is an SQLite database (or an empty file) but not a
+    /// WebsiteData store: another program's, such as a browser's cookie
+    /// database. It was left exactly as it was.
+    public static let notAStore = Code("not-a-store")
     /// The key or passphrase does not open the store.
     public static let wrongKey = Code("wrong-key")
     /// The store was written by a newer version of this software.
