@@ -125,4 +125,38 @@ import Testing
     let reopened = try await Support.open(path, key: .keyFile(folder + "/store.key"), create: false)
     #expect(await Support.values(reopened) == ["a": "1"])
   }
+
+  /// A store copied while a writer had commits in its WAL (as a killed
+  /// process leaves it), then opened with a wrong key or by an older
+  /// version of this software: refused, and the WAL is neither checkpointed
+  /// into the file nor deleted, so the right key still finds every commit.
+  @Test func aRefusedOpenLeavesAWALAsItWas() async throws {
+    let folder = try TestSupport.temporaryFolder("foreign")
+    let original = folder + "/original.db"
+    let key = KeySource.keyFile(folder + "/store.key")
+    let writer = try await Support.open(original, key: key)
+    try await Support.set("a", "1", in: writer)
+    try await Support.set("b", "2", in: writer)
+    await writer.flush()
+    // A copy of the file and its WAL while the writer is still open.
+    let copy = folder + "/copy.db"
+    for suffix in ["", "-wal"] {
+      try FileManager.default.copyItem(atPath: original + suffix, toPath: copy + suffix)
+    }
+    let file = try #require(Support.bytes(copy))
+    let wal = try #require(Support.bytes(copy + "-wal"))
+    try #require(!wal.isEmpty)
+    let wrong = KeySource.keyFile(folder + "/other.key")
+    _ = try KeyFile.loadOrCreate(at: folder + "/other.key")
+    let error = await #expect(throws: WebsiteDataStoreError.self) {
+      _ = try await Support.open(copy, key: wrong, create: false)
+    }
+    #expect(error?.code == .wrongKey)
+    #expect(Support.bytes(copy) == file)
+    #expect(Support.bytes(copy + "-wal") == wal)
+    let opened = try await Support.open(copy, key: key, create: false)
+    #expect(await Support.values(opened) == ["a": "1", "b": "2"])
+    try await Support.close(opened)
+    try await Support.close(writer)
+  }
 }

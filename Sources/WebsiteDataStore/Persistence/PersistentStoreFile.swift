@@ -34,16 +34,16 @@ enum PersistentStoreFile {
       }
       createdKey = try await createStore(at: path, key: key, migrator: migrator, now: now)
     }
-    try await StoreFileCheck.verify(path: path, migrator: migrator)
+    // Recognised and unlocked through a read-only connection: a refused
+    // open (not a store, a newer schema, a wrong key) neither writes, nor
+    // checkpoints or deletes a WAL left by a process that was killed.
+    let dataKey = try await StoreFileCheck.verify(path: path, migrator: migrator) {
+      [createdKey] record in try createdKey ?? unlock(record, key: key)
+    }
     let database = try await SQLiteDatabase(path: path, mode: .readWrite(create: false))
-    let dataKey: SecretBytes
     do {
-      if let createdKey {
-        dataKey = createdKey
-      } else {
-        dataKey = try await unlock(database, key: key, migrator: migrator, now: now)
-      }
       try await database.withConnection { [dataKey] connection in
+        _ = try migrator.migrate(connection, now: now)
         try CookieRowSealUpgrade.run(
           connection, codec: CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
       }
@@ -106,13 +106,8 @@ enum PersistentStoreFile {
     return dataKey
   }
 
-  /// Checks the key, then migrates; initialises a new store.
-  ///
-  /// Several processes may open a new store at once (two `sitedata` commands,
-  /// a loader): the key record is written only by the first one to take the
-  /// write lock, and the others, which find it there once they hold the lock,
-  /// unlock with it instead of writing their own (which would lock out the
-  /// cookies the first one sealed).
+  /// Initialises a new store (at its temporary name): migrates and writes
+  /// its key record; an already initialised one is unlocked and migrated.
   private static func unlock(
     _ database: SQLiteDatabase, key: KeySource, migrator: Migrator, now: Date
   ) async throws -> SecretBytes {

@@ -25,17 +25,28 @@ enum StoreFileCheck {
   }
 
   /// Throws unless the file at `path` is a WebsiteData store whose schema is
-  /// exactly what `migrator`'s migrations make. A store of a newer schema
-  /// passes (the migrator refuses it next, with its own error).
-  static func verify(path: String, migrator: Migrator) async throws {
+  /// exactly what `migrator`'s migrations make (`.newerSchema` for a store of
+  /// a newer version), then reads its key record and hands it to `body`, on
+  /// the database's own thread (a key derivation is slow work).
+  static func verify<Result: Sendable>(
+    path: String, migrator: Migrator,
+    then body: @escaping @Sendable (StoreKeyRecord) throws -> Result
+  ) async throws -> Result {
     let database = try await SQLiteDatabase(path: path, mode: .readOnly)
     do {
-      try await database.withConnection { try verify($0, path: path, migrator: migrator) }
+      let result = try await database.withConnection { connection -> Result in
+        try verify(connection, path: path, migrator: migrator)
+        guard let record = try StoreKeyRecord.read(connection) else {
+          throw WebsiteDataStoreError(.corrupt, "\(path) is damaged: its key record is missing")
+        }
+        return try body(record)
+      }
+      await database.close()
+      return result
     } catch {
       await database.close()
       throw error
     }
-    await database.close()
   }
 
   /// ``verify(path:migrator:)`` on a read-only connection to the file.
@@ -52,7 +63,12 @@ enum StoreFileCheck {
         "\(path) is not a WebsiteData store (it has no store schema: an empty file, or another"
           + " program's database)")
     }
-    if let newest = ledger.last, newest.version > migrator.latestVersion { return }
+    if let newest = ledger.last, newest.version > migrator.latestVersion {
+      throw WebsiteDataStoreError(
+        .newerSchema,
+        "\(path) has schema version \(newest.version), newer than the newest this software knows"
+          + " (\(migrator.latestVersion)); use a newer version")
+    }
     let known = migrator.migrations.prefix(ledger.count)
     guard known.map(\.version) == ledger.map(\.version) else {
       throw damaged("its schema ledger does not match the known migrations")

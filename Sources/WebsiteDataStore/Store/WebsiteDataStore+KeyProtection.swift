@@ -20,24 +20,18 @@ extension WebsiteDataStore {
   /// not secret): so that a tool can ask for the right one. Nothing is
   /// written, nothing is created.
   ///
-  /// - Returns: `nil` for a store whose key was never written (a new, empty
-  ///   store).
+  /// - Returns: the protection; `nil` never comes back today (a store's path
+  ///   never holds one whose key is not yet written), kept for callers.
   /// - Throws: ``WebsiteDataStoreError`` — `.notFound` (no file),
   ///   `.notAStore` (another program's file), `.corrupt` (damaged), `.io`.
   public static func keyProtection(ofStoreAt path: String) async throws -> StoreKeyProtection? {
     guard FileManager.default.fileExists(atPath: path) else {
       throw WebsiteDataStoreError(.notFound, "no store at \(path)")
     }
-    try await StoreFileCheck.verify(path: path, migrator: try PersistentStoreFile.migrator())
-    let database = try await SQLiteDatabase(path: path, mode: .readOnly)
-    do {
-      let record = try await database.withConnection { try StoreKeyRecord.read($0) }
-      await database.close()
-      guard let record else { return nil }
-      return record.scrypt == nil ? .keyFile : .passphrase
-    } catch {
-      await database.close()
-      throw error
+    return try await StoreFileCheck.verify(
+      path: path, migrator: try PersistentStoreFile.migrator()
+    ) {
+      $0.scrypt == nil ? StoreKeyProtection.keyFile : .passphrase
     }
   }
 }
