@@ -26,6 +26,27 @@ extension StoreOptions {
   /// `key rotate` (the new key is at `<key file>.new`) is opened with the new
   /// key, and the rotation is finished.
   func open(with key: KeyChoice, create: Bool) async throws(CLIError) -> WebsiteDataStore {
+    let store = try await openQuietly(with: key, create: create)
+    await Self.warnAboutDamagedRecords(in: store, displayName: displayName)
+    return store
+  }
+
+  /// Damaged records are never silent: every command that reads the store
+  /// says on stderr how many it skipped (never what they held).
+  static func warnAboutDamagedRecords(in store: WebsiteDataStore, displayName: String) async {
+    let damaged =
+      await store.httpCookieStore.damagedRecordCount + store.hstsStore.damagedRecordCount
+    guard damaged > 0 else { return }
+    let records = damaged == 1 ? "1 damaged record" : "\(damaged) damaged records"
+    Console.error(
+      "Warning: \(displayName) holds \(records) (altered, or sealed under another key),"
+        + " skipped and left as they are; 'sitedata store check' tells more.\n")
+  }
+
+  /// ``open(with:create:)`` without the warning.
+  private func openQuietly(with key: KeyChoice, create: Bool) async throws(CLIError)
+    -> WebsiteDataStore
+  {
     guard let path else { return WebsiteDataStore.nonPersistent() }
     let options = PersistentStoreOptions(keepsSessionCookies: true, createIfMissing: create)
     do {

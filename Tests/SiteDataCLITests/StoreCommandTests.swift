@@ -2,6 +2,7 @@ import Foundation
 import TestScratch
 import Testing
 import WebsiteData
+import WebsiteDataStore
 
 /// `sitedata store check` and `store move-aside`, by launching the binary
 /// against real store files.
@@ -17,6 +18,25 @@ import WebsiteData
       for: .navigation(to: try store.url("https://example.com/")))
     await store.flush()
     return (path, keyFile)
+  }
+
+  /// Damaged rows are never silent: every command that reads the store
+  /// warns on stderr how many it skipped, without their contents.
+  @Test(arguments: [
+    ["cookies", "list"], ["cookies", "get", "https://example.com/"], ["records"],
+    ["cookies", "export"],
+  ])
+  func everyReadWarnsOfDamagedRows(arguments: [String]) async throws {
+    let (path, keyFile) = try await Self.makeStore()
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute("UPDATE cookies SET secure = 1 - secure")
+    connection.close()
+    let outcome = try await SiteDataProcess.run(
+      arguments + ["--store", path, "--key-file", keyFile])
+    #expect(
+      outcome.stderr.contains("holds 1 damaged record (altered, or sealed under another key)"),
+      "\(outcome)")
+    #expect(!outcome.stderr.contains("s3cr3t") && !outcome.stdout.contains("s3cr3t"))
   }
 
   @Test func checkReportsASoundStore() async throws {
