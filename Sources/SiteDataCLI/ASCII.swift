@@ -9,6 +9,11 @@ enum ASCII {
 
   /// SP or HTAB: HTTP's optional whitespace and the script's separators.
   static func isBlank(_ byte: UInt8) -> Bool { byte == space || byte == tab }
+  /// 0-9, a-f (lower case).
+  static func isHexDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+      || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+  }
 
   /// A control character other than HTAB (or DEL).
   static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != tab) || byte == 0x7F }

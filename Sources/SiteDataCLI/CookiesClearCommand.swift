@@ -28,7 +28,7 @@ enum CookiesClearCommand: Command {
       arguments, options: StoreOptions.options() + [.value("since")], of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
     let since = try SinceOption.date(parsed, of: Self.self)
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     guard let store = try await options.open(create: false) else {
       Console.out(CookiesDeleteCommand.deletedMessage(0))
       return .success

@@ -36,7 +36,7 @@ enum CookiesDeleteCommand: Command {
     guard !(all && filtered) else {
       throw .usage("--all cannot be combined with a filter", of: Self.self)
     }
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     let filter = try CookieFilterOptions.filter(parsed, store: .nonPersistent(), of: Self.self)
     guard let store = try await options.open(create: false) else {
       Console.out(deletedMessage(0))

@@ -46,7 +46,7 @@ enum CookiesExportCommand: Command {
       parsed.values["format"] ?? "netscape", allowed: [.netscape, .json], of: Self.self)
     let output = parsed.values["output"] ?? "-"
     guard !output.isEmpty else { throw .usage("--output needs a file or '-'", of: Self.self) }
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     let cookies = try await CookieFilterOptions.selectedCookies(
       parsed, options: options, of: Self.self)
     let text: String

@@ -44,7 +44,7 @@ enum CookiesGetCommand: Command {
         .flag("explain"), .flag("json"),
       ], of: Self.self)
     let url = try parsed.positionals(["<url>"], of: Self.self)[0]
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     let opened = try await options.open(create: false)
     let store = opened ?? .nonPersistent()
     let context = try RequestOptions.context(url: url, parsed, store: store, of: Self.self)

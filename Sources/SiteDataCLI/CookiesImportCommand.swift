@@ -60,7 +60,7 @@ enum CookiesImportCommand: Command {
     }
     let format = try CookieFileFormat.parse(
       formatName, allowed: CookieFileFormat.allCases, of: Self.self)
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     let container = try containerOption(parsed, format: format)
     let passwordFromStdin = parsed.flags.contains("password-stdin")
     if passwordFromStdin && format != .chromium {

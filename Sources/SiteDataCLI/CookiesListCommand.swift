@@ -37,7 +37,7 @@ enum CookiesListCommand: Command {
         .flag("include-expired"), .flag("json"),
       ], of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     let shown = try await CookieFilterOptions.selectedCookies(
       parsed, options: options, of: Self.self)
     if parsed.flags.contains("json") {

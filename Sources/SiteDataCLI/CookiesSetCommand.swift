@@ -48,7 +48,7 @@ enum CookiesSetCommand: Command {
     if line.lowercased().hasPrefix("set-cookie:") {
       line = line.dropFirst("set-cookie:".count).drop { $0 == " " || $0 == "\t" }
     }
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     // Check the request first, so that a usage error creates no store.
     let context = try RequestOptions.context(
       url: positionals[0], parsed, store: .nonPersistent(), of: Self.self)

@@ -55,7 +55,7 @@ enum FetchCommand: Command {
       of: Self.self)
     let url = try parsed.positionals(["<url>"], of: Self.self)[0]
     let fetch = try FetchOptions(url: url, parsed, of: Self.self)
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     guard let store = try await options.open(create: true) else {
       throw .failure("cannot open \(options.displayName)")
     }

@@ -37,7 +37,7 @@ enum KeyRotateCommand: Command {
       options: StoreOptions.options() + [.value("new-key-file"), .flag("reencrypt")],
       of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     guard options.path != nil else {
       throw .usage("an ephemeral store has no key", of: Self.self)
     }

@@ -32,7 +32,7 @@ enum KeyStatusCommand: Command {
     let parsed = try Arguments(
       arguments, options: StoreOptions.options() + [.flag("json")], of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     guard let path = options.path else {
       throw .usage("an ephemeral store has no key", of: Self.self)
     }

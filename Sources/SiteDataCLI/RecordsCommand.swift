@@ -28,7 +28,7 @@ enum RecordsCommand: Command {
       of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
     let types = try DataTypesOption.types(parsed, of: Self.self) ?? WebsiteDataType.allTypes
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     let store = try await options.open(create: false)
     let records = await store?.dataRecords(ofTypes: types) ?? []
     if parsed.flags.contains("json") {

@@ -50,7 +50,7 @@ enum RemoveCommand: Command {
     if let sites, sites.isEmpty || sites.contains("") {
       throw .usage("--site needs site names, like example.com", of: Self.self)
     }
-    let options = try StoreOptions(parsed, of: Self.self)
+    let options = try await StoreOptions(parsed, of: Self.self)
     guard let store = try await options.open(create: false) else {
       Console.out(message(types, cookies: 0))
       return .success

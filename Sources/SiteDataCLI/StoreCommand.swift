@@ -54,9 +54,9 @@ enum StoreCommand: Command {
       let withPath = try Arguments(
         arguments + ["--store", parsed.positionals[1]], options: StoreOptions.options(),
         of: Self.self)
-      options = try StoreOptions(withPath, of: Self.self)
+      options = try await StoreOptions(withPath, of: Self.self)
     } else {
-      options = try StoreOptions(parsed, of: Self.self)
+      options = try await StoreOptions(parsed, of: Self.self)
     }
     guard let path = options.path, FileManager.default.fileExists(atPath: path) else {
       throw .failure("there is no store at \(options.path ?? options.displayName)")

@@ -28,7 +28,20 @@ extension StoreOptions {
   func open(with key: KeyChoice, create: Bool) async throws(CLIError) -> WebsiteDataStore {
     let store = try await openQuietly(with: key, create: create)
     await Self.warnAboutDamagedRecords(in: store, displayName: displayName)
+    await linkKeyByIdentifier(after: key)
     return store
+  }
+
+  /// Once a store file has opened with its key under the name by path (see
+  /// ``defaultKeyFileIsByPath``), links that key file to the name by the
+  /// store's key identifier (`link(2)`: the same file, no copy of the key),
+  /// so that the key follows the store when it is moved or copied.
+  private func linkKeyByIdentifier(after key: KeyChoice) async {
+    guard defaultKeyFileIsByPath, case .keyFile(let file, isDefault: true) = key,
+      let path, let identifier = try? await WebsiteDataStore.keyIdentifier(ofStoreAt: path),
+      !identifier.isEmpty, identifier.utf8.allSatisfy(ASCII.isHexDigit)
+    else { return }
+    _ = link(file, Self.keyFile(forIdentifier: identifier, environment: environment))
   }
 
   /// Damaged records are never silent: every command that reads the store
@@ -48,7 +61,9 @@ extension StoreOptions {
     -> WebsiteDataStore
   {
     guard let path else { return WebsiteDataStore.nonPersistent() }
-    let options = PersistentStoreOptions(keepsSessionCookies: true, createIfMissing: create)
+    let options = PersistentStoreOptions(
+      keepsSessionCookies: true, createIfMissing: create,
+      newStoreKeyIdentifier: newStoreKeyIdentifier)
     do {
       return try await WebsiteDataStore.persistent(at: path, key: key.source, options: options)
     } catch let error as WebsiteDataStoreError where error.code == .wrongKey {

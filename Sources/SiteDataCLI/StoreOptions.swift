@@ -73,8 +73,17 @@ struct StoreOptions {
   /// ``WebsiteDataStore/defaultKeyFolder(environment:)``: for a named store
   /// ``WebsiteDataStore/defaultKeyFile(forIdentifier:environment:)``
   /// (`<name>.key`, as `WebPage` uses for the default store), and for a store
-  /// file `file-<file name>-<hash of its absolute path>.key`.
+  /// file `store-<key identifier>.key`, named after the identifier the store
+  /// keeps in its own metadata (``WebsiteDataStore/keyIdentifier(ofStoreAt:)``),
+  /// so that the key follows the store when it is moved or copied.
   let defaultKeyFile: String
+  /// The key identifier a store file created by this command records
+  /// (``defaultKeyFile`` is named after it); `nil` when the store exists.
+  let newStoreKeyIdentifier: String?
+  /// Whether ``defaultKeyFile`` is the name a store file's key had before
+  /// stores named their keys (`file-<name>-<path hash>.key`): once the store
+  /// is open (and so has an identifier), the key is linked to its new name.
+  let defaultKeyFileIsByPath: Bool
   /// `--key-file`, when given.
   let explicitKeyFile: String?
   /// Whether `--passphrase-stdin` was given.
@@ -86,7 +95,7 @@ struct StoreOptions {
   ///
   /// - Throws: a usage error of `command` for conflicting options or a store
   ///   name that is not valid.
-  init<C: Command>(_ parsed: Arguments, of command: C.Type) throws(CLIError) {
+  init<C: Command>(_ parsed: Arguments, of command: C.Type) async throws(CLIError) {
     environment = ProcessInfo.processInfo.environment
     let chosen = [
       parsed.values["store"].map { _ in "--store" },
@@ -107,7 +116,9 @@ struct StoreOptions {
       location = .named(WebsiteDataStore.defaultIdentifier)
     }
     do {
-      (path, defaultKeyFile) = try Self.files(of: location, environment: environment)
+      (path, defaultKeyFile, newStoreKeyIdentifier) = try await Self.files(
+        of: location, environment: environment)
+      defaultKeyFileIsByPath = (defaultKeyFile as NSString).lastPathComponent.hasPrefix("file-")
     } catch {
       throw .usage(
         "'\(parsed.values["store-id"] ?? "")' is not a valid store name: \(error)", of: command)
@@ -131,12 +142,19 @@ struct StoreOptions {
     }
   }
 
-  /// The store file of `location` (`nil` for an ephemeral store) and its
-  /// default key file (see ``defaultKeyFile``).
+  /// The store file of `location` (`nil` for an ephemeral store), its
+  /// default key file (see ``defaultKeyFile``) and, for a store file not yet
+  /// created, the key identifier it will record.
+  ///
+  /// A store file written before stores named their keys (Migrations/0004)
+  /// has its key at `file-<file name>-<hash of its absolute path>.key`: that
+  /// file is used until it is also under the identifier's name, to which
+  /// ``open(with:create:)`` links it once the store is open, so that from
+  /// then on it follows the store.
   ///
   /// - Throws: `.invalidArgument` for a store name that is not valid.
-  private static func files(of location: Location, environment: [String: String]) throws
-    -> (path: String?, keyFile: String)
+  private static func files(of location: Location, environment: [String: String]) async throws
+    -> (path: String?, keyFile: String, newKeyIdentifier: String?)
   {
     let folder = WebsiteDataStore.defaultKeyFolder(environment: environment)
     switch location {
@@ -144,18 +162,39 @@ struct StoreOptions {
       return (
         try WebsiteDataStore.path(
           forIdentifier: name, root: WebsiteDataStore.defaultRoot(environment: environment)),
-        try WebsiteDataStore.defaultKeyFile(forIdentifier: name, environment: environment)
+        try WebsiteDataStore.defaultKeyFile(forIdentifier: name, environment: environment), nil
       )
     case .file(let path):
+      guard FileManager.default.fileExists(atPath: path) else {
+        let identifier = PersistentStoreOptions.randomKeyIdentifier()
+        return (path, keyFile(forIdentifier: identifier, environment: environment), identifier)
+      }
       let absolute = absolute(path)
       let base = (absolute as NSString).lastPathComponent.map { character in
         character.isLetter || character.isNumber || character == "." || character == "-"
           ? character : "_"
       }
-      return (path, "\(folder)/file-\(String(base))-\(fnv1a(absolute)).key")
+      let legacy = "\(folder)/file-\(String(base))-\(fnv1a(absolute)).key"
+      // Not a store, or damaged: opening it says so, with this name in no message.
+      guard let identifier = try? await WebsiteDataStore.keyIdentifier(ofStoreAt: path),
+        identifier.utf8.allSatisfy({ ASCII.isHexDigit($0) }), !identifier.isEmpty
+      else { return (path, legacy, nil) }
+      let named = keyFile(forIdentifier: identifier, environment: environment)
+      if !FileManager.default.fileExists(atPath: named)
+        && FileManager.default.fileExists(atPath: legacy)
+      {
+        return (path, legacy, nil)
+      }
+      return (path, named, nil)
     case .ephemeral:
-      return (nil, "\(folder)/ephemeral.key")
+      return (nil, "\(folder)/ephemeral.key", nil)
     }
+  }
+
+  /// The default key file of a store file whose key identifier is
+  /// `identifier`: `store-<identifier>.key` in the key folder.
+  static func keyFile(forIdentifier identifier: String, environment: [String: String]) -> String {
+    WebsiteDataStore.defaultKeyFolder(environment: environment) + "/store-\(identifier).key"
   }
 
   /// `path` made absolute against the working directory, `.` and `..`

@@ -27,7 +27,7 @@ import WebsiteData
     let keys = try FileManager.default.contentsOfDirectory(
       atPath: sandbox.configHome + "/sitedata/keys")
     #expect(keys.count == 1)
-    #expect(keys.first?.hasPrefix("file-my.db-") == true)
+    #expect(keys.first?.hasPrefix("store-") == true)
     // The same file by another (relative) spelling finds the same key.
     let relative = try await SiteDataProcess.run(
       ["cookies", "get", "https://example.com/", "--store", "../elsewhere/./my.db"],

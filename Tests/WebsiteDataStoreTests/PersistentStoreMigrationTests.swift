@@ -163,7 +163,8 @@ import Testing
     try await Support.close(store)
 
     let after = try Self.schema(location.path)
-    #expect(after.ledger == ["1 cookies", "2 hsts", "3 cookie_rows_sealed_whole"])
+    #expect(
+      after.ledger == ["1 cookies", "2 hsts", "3 cookie_rows_sealed_whole", "4 key_identifier"])
     #expect(after.tables.isSuperset(of: ["cookies", "store_meta", "schema_migrations", "hsts"]))
     #expect(try Support.integer(location.path, "SELECT count(*) FROM hsts") == 0)
 
@@ -180,7 +181,7 @@ import Testing
     try await Support.close(reopened)
     #expect(
       try Self.schema(location.path).ledger == [
-        "1 cookies", "2 hsts", "3 cookie_rows_sealed_whole",
+        "1 cookies", "2 hsts", "3 cookie_rows_sealed_whole", "4 key_identifier",
       ])
     #expect(Support.bytes(location.path) == migrated)
 
@@ -286,7 +287,7 @@ import Testing
     Support.expectUntouched(location.path, before)
     #expect(
       try Self.schema(location.path).ledger == [
-        "1 cookies", "2 hsts", "3 cookie_rows_sealed_whole", "99 future",
+        "1 cookies", "2 hsts", "3 cookie_rows_sealed_whole", "4 key_identifier", "99 future",
       ])
   }
 }

@@ -130,7 +130,10 @@ struct SQLiteMigratorTests {
   @Test("EmbeddedMigrations holds Migrations/*.sql byte for byte, and they apply")
   func embedded() async throws {
     let all = EmbeddedMigrations.all
-    #expect(all.map(\.label) == ["0001_cookies", "0002_hsts", "0003_cookie_rows_sealed_whole"])
+    #expect(
+      all.map(\.label) == [
+        "0001_cookies", "0002_hsts", "0003_cookie_rows_sealed_whole", "0004_key_identifier",
+      ])
     let migrationsFolder = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Migrations")

@@ -20,7 +20,9 @@ enum PersistentStoreFile {
   ///
   /// - Throws: `.notFound` (missing and `create` is false), `.wrongKey`,
   ///   `.corrupt` (not a store, damaged), `.newerSchema`, `.readOnly`, `.io`.
-  static func open(path: String, key: KeySource, create: Bool, now: Date) async throws -> (
+  static func open(
+    path: String, key: KeySource, create: Bool, newKeyIdentifier: String? = nil, now: Date
+  ) async throws -> (
     SQLiteDatabase, SecretBytes
   ) {
     let migrator = try migrator()
@@ -32,7 +34,8 @@ enum PersistentStoreFile {
         try? FileManager.default.createDirectory(
           atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       }
-      createdKey = try await createStore(at: path, key: key, migrator: migrator, now: now)
+      createdKey = try await createStore(
+        at: path, key: key, keyIdentifier: newKeyIdentifier, migrator: migrator, now: now)
     }
     // Recognised and unlocked through a read-only connection: a refused
     // open (not a store, a newer schema, a wrong key) neither writes, nor
@@ -64,7 +67,7 @@ enum PersistentStoreFile {
   /// - Returns: the new store's data key; `nil` when another process created
   ///   a store at `path` first (which the caller then opens as it is).
   private static func createStore(
-    at path: String, key: KeySource, migrator: Migrator, now: Date
+    at path: String, key: KeySource, keyIdentifier: String?, migrator: Migrator, now: Date
   ) async throws -> SecretBytes? {
     let temporary = path + ".creating-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
     let removeTemporary = {
@@ -74,7 +77,8 @@ enum PersistentStoreFile {
     do {
       let database = try await SQLiteDatabase(path: temporary, mode: .readWrite(create: true))
       do {
-        dataKey = try await unlock(database, key: key, migrator: migrator, now: now)
+        dataKey = try await unlock(
+          database, key: key, keyIdentifier: keyIdentifier, migrator: migrator, now: now)
         try await database.withConnection { [dataKey] connection in
           try CookieRowSealUpgrade.run(
             connection, codec: CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
@@ -109,7 +113,8 @@ enum PersistentStoreFile {
   /// Initialises a new store (at its temporary name): migrates and writes
   /// its key record; an already initialised one is unlocked and migrated.
   private static func unlock(
-    _ database: SQLiteDatabase, key: KeySource, migrator: Migrator, now: Date
+    _ database: SQLiteDatabase, key: KeySource, keyIdentifier: String?, migrator: Migrator,
+    now: Date
   ) async throws -> SecretBytes {
     try await database.withConnection { connection -> SecretBytes in
       if let record = try StoreKeyRecord.read(connection) {
@@ -139,7 +144,8 @@ enum PersistentStoreFile {
         guard try !holdsData(connection) else {
           throw WebsiteDataStoreError(.corrupt, "the store holds data but no key")
         }
-        try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped).write(connection)
+        try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped, keyIdentifier: keyIdentifier)
+          .write(connection)
       }
       if let existing { return try unlock(existing, key: key) }
       return dataKey

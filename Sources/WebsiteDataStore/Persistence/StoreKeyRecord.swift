@@ -6,6 +6,10 @@ struct StoreKeyRecord: Sendable {
   var scrypt: ScryptParameters?
   /// The data key wrapped by the key-encryption key (``KeyEnvelope``).
   var wrappedKey: [UInt8]
+  /// The store's key identifier (`key_id`, Migrations/0004); `nil` when
+  /// reading a store of an earlier schema, and when writing a record that
+  /// leaves the stored one as it is.
+  var keyIdentifier: String? = nil
 
   static let formatValue = Array("websitedata-store 1".utf8)
 
@@ -24,9 +28,10 @@ struct StoreKeyRecord: Sendable {
     guard meta["format"] == formatValue else {
       throw WebsiteDataStoreError(.corrupt, "the store's format marker is missing or unknown")
     }
+    let keyIdentifier = meta["key_id"].map { String(decoding: $0, as: UTF8.self) }
     switch meta["kdf"].map({ String(decoding: $0, as: UTF8.self) }) {
     case "key-file":
-      return StoreKeyRecord(scrypt: nil, wrappedKey: wrapped)
+      return StoreKeyRecord(scrypt: nil, wrappedKey: wrapped, keyIdentifier: keyIdentifier)
     case "scrypt":
       guard let encoded = meta["scrypt"], encoded.count > 24 else {
         throw WebsiteDataStoreError(.corrupt, "the store's scrypt parameters are missing")
@@ -36,7 +41,7 @@ struct StoreKeyRecord: Sendable {
       }
       let parameters = try ScryptParameters(
         storedN: number(0), r: number(8), p: number(16), salt: Array(encoded[24...]))
-      return StoreKeyRecord(scrypt: parameters, wrappedKey: wrapped)
+      return StoreKeyRecord(scrypt: parameters, wrappedKey: wrapped, keyIdentifier: keyIdentifier)
     default:
       throw WebsiteDataStoreError(.corrupt, "the store's key derivation is unknown")
     }
@@ -59,6 +64,9 @@ struct StoreKeyRecord: Sendable {
     try connection.run(upsert, [.text("format"), .blob(Self.formatValue)])
     try connection.run(upsert, [.text("kdf"), .blob(kdf)])
     try connection.run(upsert, [.text("wrapped_key"), .blob(wrappedKey)])
+    if let keyIdentifier {
+      try connection.run(upsert, [.text("key_id"), .blob(Array(keyIdentifier.utf8))])
+    }
     if scrypt != nil {
       try connection.run(upsert, [.text("scrypt"), .blob(encodedScrypt)])
     } else {

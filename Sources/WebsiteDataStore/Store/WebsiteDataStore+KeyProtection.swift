@@ -34,4 +34,21 @@ extension WebsiteDataStore {
       $0.scrypt == nil ? StoreKeyProtection.keyFile : .passphrase
     }
   }
+
+  /// The key identifier of the store at `path` (Migrations/0004), read
+  /// without any key: a random name that stays with the store when it is
+  /// moved or copied, for finding its key (`sitedata` names a store's
+  /// default key file after it). Nothing is written.
+  ///
+  /// - Returns: `nil` for a store of a schema before 0004 (opening it once
+  ///   with its key records one).
+  /// - Throws: as ``keyProtection(ofStoreAt:)``.
+  public static func keyIdentifier(ofStoreAt path: String) async throws -> String? {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw WebsiteDataStoreError(.notFound, "no store at \(path)")
+    }
+    return try await StoreFileCheck.verify(
+      path: path, migrator: try PersistentStoreFile.migrator()
+    ) { $0.keyIdentifier }
+  }
 }

@@ -22,7 +22,8 @@ extension WebsiteDataStore {
     domainFacts: any DomainFacts = PublicSuffixDomainFacts.shared
   ) async throws -> WebsiteDataStore {
     let (database, dataKey) = try await PersistentStoreFile.open(
-      path: path, key: key, create: options.createIfMissing, now: clock.now())
+      path: path, key: key, create: options.createIfMissing,
+      newKeyIdentifier: options.newStoreKeyIdentifier, now: clock.now())
     let backend: SQLiteCookieBackend
     let hsts: SQLiteHSTSBackend
     let load: CookieLoad
