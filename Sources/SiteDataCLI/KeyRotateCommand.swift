@@ -50,33 +50,31 @@ enum KeyRotateCommand: Command {
     }
     let key = try options.key()
     let store = try await options.open(with: key, create: false)
-    let target: KeyChoice
-    var pending: (from: String, to: String)?
-    if let newKeyFile {
-      target = .keyFile(newKeyFile, isDefault: false)
-    } else if case .keyFile(let keyFile, let isDefault) = key {
-      let next = keyFile + StoreOptions.pendingKeySuffix
-      // A leftover of an interrupted rotation the store does not use (it
-      // opened with the current key): never load it as the new key.
-      unlink(next)
-      target = .keyFile(next, isDefault: isDefault)
-      pending = (next, keyFile)
-    } else {
-      target = .passphrase(try SecretInput.newPassphrase(options.environment), origin: "new")
-    }
-    try await KeyChange.apply(
-      to: store, target: target, reencrypt: parsed.flags.contains("reencrypt"),
-      displayName: options.displayName)
-    if let pending, rename(pending.from, pending.to) != 0 {
-      throw .failure(
-        "the store is now locked with \(pending.from), which could not be moved over"
-          + " \(pending.to): \(String(cString: strerror(errno))); move it yourself")
-    }
-    let lock: String =
-      switch target {
-      case .keyFile(let path, _): "the key file \(pending?.to ?? path)"
-      case .passphrase: "a new passphrase"
+    let reencrypt = parsed.flags.contains("reencrypt")
+    let lock: String
+    if newKeyFile == nil, case .keyFile(let keyFile, _) = key {
+      // The same key file, new contents: the library's crash-safe rotation.
+      do {
+        try await store.rotateKeyFile(at: keyFile, reencrypt: reencrypt)
+      } catch {
+        throw .failure("cannot rotate the key of \(options.displayName): \(error)")
       }
+      lock = "the key file \(keyFile)"
+    } else {
+      let target: KeyChoice =
+        if let newKeyFile {
+          .keyFile(newKeyFile, isDefault: false)
+        } else {
+          .passphrase(try SecretInput.newPassphrase(options.environment), origin: "new")
+        }
+      try await KeyChange.apply(
+        to: store, target: target, reencrypt: reencrypt, displayName: options.displayName)
+      lock =
+        switch target {
+        case .keyFile(let path, _): "the key file \(path)"
+        case .passphrase: "a new passphrase"
+        }
+    }
     Console.out("\(options.displayName) is now locked with \(lock)\n")
     return .success
   }

@@ -21,12 +21,15 @@ enum SiteData {
   /// Runs the command line (without the program name) and returns the exit
   /// status, having written the output and any error report.
   static func main(_ arguments: [String]) async -> ExitStatus {
+    let status: ExitStatus
     do {
-      return try await dispatch(arguments)
+      status = try await dispatch(arguments)
     } catch {
       Console.error(error.report)
-      return error.code.exitStatus
+      status = error.code.exitStatus
     }
+    await OpenStores.shared.closeAll()
+    return status
   }
 
   private static func dispatch(_ arguments: [String]) async throws(CLIError) -> ExitStatus {

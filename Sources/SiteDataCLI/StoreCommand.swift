@@ -75,6 +75,7 @@ enum StoreCommand: Command {
       let store = try await WebsiteDataStore.persistent(
         at: path, key: key.source,
         options: PersistentStoreOptions(keepsSessionCookies: true, createIfMissing: false))
+      OpenStores.shared.add(store)
       let count = await store.httpCookieStore.count
       let hstsCount = await store.hstsStore.entries().count
       let damaged =

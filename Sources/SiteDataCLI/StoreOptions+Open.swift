@@ -24,11 +24,23 @@ extension StoreOptions {
   ///
   /// A key-file store whose key file is the target of an interrupted
   /// `key rotate` (the new key is at `<key file>.new`) is opened with the new
-  /// key, and the rotation is finished.
+  /// key and the rotation finished, by the library; a note says so.
   func open(with key: KeyChoice, create: Bool) async throws(CLIError) -> WebsiteDataStore {
+    var pendingRotation: String?
+    if case .keyFile(let keyFile, _) = key,
+      FileManager.default.fileExists(atPath: keyFile + Self.pendingKeySuffix)
+    {
+      pendingRotation = keyFile
+    }
     let store = try await openQuietly(with: key, create: create)
+    if let keyFile = pendingRotation,
+      !FileManager.default.fileExists(atPath: keyFile + Self.pendingKeySuffix)
+    {
+      Console.error("Note: finished an interrupted key rotation: \(keyFile) holds the new key.\n")
+    }
     await Self.warnAboutDamagedRecords(in: store, displayName: displayName)
     await linkKeyByIdentifier(after: key)
+    OpenStores.shared.add(store)
     return store
   }
 
@@ -66,34 +78,14 @@ extension StoreOptions {
       newStoreKeyIdentifier: newStoreKeyIdentifier)
     do {
       return try await WebsiteDataStore.persistent(at: path, key: key.source, options: options)
-    } catch let error as WebsiteDataStoreError where error.code == .wrongKey {
-      if case .keyFile(let keyFile, _) = key,
-        let store = try? await finishRotation(path: path, keyFile: keyFile, options: options)
-      {
-        return store
-      }
-      throw await failure(opening: error, key: key)
     } catch {
       throw await failure(opening: error, key: key)
     }
   }
 
-  /// The suffix of the new key file during `key rotate`.
+  /// The suffix of the new key file during `key rotate`
+  /// (``WebsiteDataStore/rotateKeyFile(at:reencrypt:)``).
   static let pendingKeySuffix = ".new"
-
-  /// Opens the store with `<keyFile>.new` and, if that works, moves it over
-  /// `keyFile` (`rename(2)`, atomic).
-  private func finishRotation(path: String, keyFile: String, options: PersistentStoreOptions)
-    async throws -> WebsiteDataStore?
-  {
-    let pending = keyFile + Self.pendingKeySuffix
-    guard FileManager.default.fileExists(atPath: pending) else { return nil }
-    let store = try await WebsiteDataStore.persistent(
-      at: path, key: .keyFile(pending), options: options)
-    guard rename(pending, keyFile) == 0 else { return store }
-    Console.error("Note: finished an interrupted key rotation: \(keyFile) holds the new key.\n")
-    return store
-  }
 
   /// A clear message for a store that did not open: which key was tried,
   /// what to do; never a secret.

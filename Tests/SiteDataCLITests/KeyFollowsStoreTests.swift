@@ -17,6 +17,8 @@ import WebsiteData
     let sandbox = try CLISandbox()
     let first = sandbox.root + "/first.db"
     try await sandbox.succeed(["cookies", "set", "https://example.com/", "a=1", "--store", first])
+    // The command closed the store: the file alone holds it, no WAL left.
+    #expect((try? FileManager.default.attributesOfItem(atPath: first + "-wal"))?[.size] == nil)
     let keys = try Self.keyFiles(sandbox)
     #expect(keys.count == 1)
     let identifier = try #require(await WebsiteDataStore.keyIdentifier(ofStoreAt: first))

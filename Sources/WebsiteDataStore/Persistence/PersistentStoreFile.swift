@@ -41,7 +41,7 @@ enum PersistentStoreFile {
     // open (not a store, a newer schema, a wrong key) neither writes, nor
     // checkpoints or deletes a WAL left by a process that was killed.
     let dataKey = try await StoreFileCheck.verify(path: path, migrator: migrator) {
-      [createdKey] record in try createdKey ?? unlock(record, key: key)
+      [createdKey] record in try createdKey ?? unlockFinishingRotation(record, key: key)
     }
     let database = try await SQLiteDatabase(path: path, mode: .readWrite(create: false))
     do {
@@ -148,6 +148,34 @@ enum PersistentStoreFile {
           .write(connection)
       }
       if let existing { return try unlock(existing, key: key) }
+      return dataKey
+    }
+  }
+
+  /// The suffix of the new key file while ``rotateKeyFile(database:dataKey:keyFile:reencrypt:)``
+  /// runs: `<key file>.new`.
+  static let pendingKeySuffix = ".new"
+
+  /// ``unlock(_:key:)``, and for a key file that does not open the store
+  /// while `<key file>.new` does — what a key-file rotation cut between its
+  /// commit and its rename leaves — the rotation finished: `.new` renamed
+  /// over the key file (`rename(2)`, atomic).
+  private static func unlockFinishingRotation(_ record: StoreKeyRecord, key: KeySource) throws
+    -> SecretBytes
+  {
+    do {
+      return try unlock(record, key: key)
+    } catch let error as WebsiteDataStoreError where error.code == .wrongKey {
+      guard case .keyFile(let keyFile) = key,
+        FileManager.default.fileExists(atPath: keyFile + pendingKeySuffix),
+        let dataKey = try? unlock(record, key: .keyFile(keyFile + pendingKeySuffix))
+      else { throw error }
+      guard rename(keyFile + pendingKeySuffix, keyFile) == 0 else {
+        throw WebsiteDataStoreError(
+          .io,
+          "the store is locked with \(keyFile + pendingKeySuffix) (an interrupted key rotation),"
+            + " which could not be moved over \(keyFile): \(String(cString: strerror(errno)))")
+      }
       return dataKey
     }
   }

@@ -61,6 +61,35 @@ extension WebsiteDataStore {
       newKey: newKey)
   }
 
+  /// Replaces the key file that locks the store with a new random key at the
+  /// same path, crash-safely: the new key is written to `<keyFile>.new`
+  /// (a leftover there from an earlier interrupted attempt, which the store
+  /// does not use, is removed first), the store is re-wrapped — or, with
+  /// `reencrypt`, re-encrypted (``reencrypt(to:)``) — under it in one
+  /// transaction, then `<keyFile>.new` is renamed over `keyFile`. Cut
+  /// between the commit and the rename, the store is locked with
+  /// `<keyFile>.new`: the next open with `.keyFile(keyFile)` finds it and
+  /// finishes the rename.
+  ///
+  /// - Parameters:
+  ///   - keyFile: the key file the store is locked with now.
+  ///   - reencrypt: also replace the data key (a suspected compromise).
+  public func rotateKeyFile(at keyFile: String, reencrypt: Bool) async throws {
+    let pending = keyFile + PersistentStoreFile.pendingKeySuffix
+    _ = unlink(pending)
+    if reencrypt {
+      try await self.reencrypt(to: .keyFile(pending))
+    } else {
+      try await rotateKey(to: .keyFile(pending))
+    }
+    guard rename(pending, keyFile) == 0 else {
+      throw WebsiteDataStoreError(
+        .io,
+        "the store is now locked with \(pending), which could not be moved over \(keyFile): "
+          + String(cString: strerror(errno)) + "; the next open with \(keyFile) finishes it")
+    }
+  }
+
   /// Re-encrypts every cookie and HSTS entry under a new random data key wrapped by `newKey`
   /// (for a suspected key compromise): atomic — one transaction — so an
   /// interruption leaves the store entirely under the old key or entirely
@@ -82,6 +111,17 @@ extension WebsiteDataStore {
   public func flush() async {
     await persistentFile?.backend.drain()
     await persistentFile?.hsts.drain()
+  }
+
+  /// Waits for every queued write, then closes the store's file: its last
+  /// connection checkpoints the WAL into it, so that (unless another process
+  /// has it open) the file alone holds the store and may be copied or moved.
+  /// The store must not be used afterwards: its calls fail with `.io`. A
+  /// process that ends without closing loses nothing committed (the WAL
+  /// holds it), but a copy of the file alone would.
+  public func close() async {
+    await flush()
+    await persistentFile?.backend.database.close()
   }
 
   /// Runs SQLite's integrity check on a persistent store; an empty list
