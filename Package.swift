@@ -3,9 +3,9 @@ import PackageDescription
 
 /// Settings every target of ours shares, set in this one place (Swift 6
 /// language mode comes from `swiftLanguageModes` below). Warnings are errors
-/// in our code: `.ci/run` builds with `-Xswiftc -warnings-as-errors`, not an
-/// `unsafeFlags` setting here, which would keep any other package from
-/// depending on this one.
+/// in our code: `.ci/run` builds with `-Xswiftc -warnings-as-errors`; a
+/// compiler flag set here would keep other packages from depending on this
+/// one by version.
 let strictSettings: [SwiftSetting] = []
 
 let package = Package(

@@ -28,13 +28,13 @@ extension StoreOptions {
   func open(with key: KeyChoice, create: Bool) async throws(CLIError) -> WebsiteDataStore {
     var pendingRotation: String?
     if case .keyFile(let keyFile, _) = key,
-      FileManager.default.fileExists(atPath: keyFile + Self.pendingKeySuffix)
+      FileManager.default.fileExists(atPath: keyFile + WebsiteDataStore.pendingKeyFileSuffix)
     {
       pendingRotation = keyFile
     }
     let store = try await openQuietly(with: key, create: create)
     if let keyFile = pendingRotation,
-      !FileManager.default.fileExists(atPath: keyFile + Self.pendingKeySuffix)
+      !FileManager.default.fileExists(atPath: keyFile + WebsiteDataStore.pendingKeyFileSuffix)
     {
       Console.error("Note: finished an interrupted key rotation: \(keyFile) holds the new key.\n")
     }
@@ -51,9 +51,9 @@ extension StoreOptions {
   private func linkKeyByIdentifier(after key: KeyChoice) async {
     guard defaultKeyFileIsByPath, case .keyFile(let file, isDefault: true) = key,
       let path, let identifier = try? await WebsiteDataStore.keyIdentifier(ofStoreAt: path),
-      !identifier.isEmpty, identifier.utf8.allSatisfy(ASCII.isHexDigit)
+      let named = Self.keyFile(forIdentifier: identifier, environment: environment)
     else { return }
-    _ = link(file, Self.keyFile(forIdentifier: identifier, environment: environment))
+    _ = link(file, named)
   }
 
   /// Damaged records are never silent: every command that reads the store
@@ -82,10 +82,6 @@ extension StoreOptions {
       throw await failure(opening: error, key: key)
     }
   }
-
-  /// The suffix of the new key file during `key rotate`
-  /// (``WebsiteDataStore/rotateKeyFile(at:reencrypt:)``).
-  static let pendingKeySuffix = ".new"
 
   /// A clear message for a store that did not open: which key was tried,
   /// what to do; never a secret.

@@ -116,9 +116,8 @@ struct StoreOptions {
       location = .named(WebsiteDataStore.defaultIdentifier)
     }
     do {
-      (path, defaultKeyFile, newStoreKeyIdentifier) = try await Self.files(
+      (path, defaultKeyFile, newStoreKeyIdentifier, defaultKeyFileIsByPath) = try await Self.files(
         of: location, environment: environment)
-      defaultKeyFileIsByPath = (defaultKeyFile as NSString).lastPathComponent.hasPrefix("file-")
     } catch {
       throw .usage(
         "'\(parsed.values["store-id"] ?? "")' is not a valid store name: \(error)", of: command)
@@ -154,7 +153,7 @@ struct StoreOptions {
   ///
   /// - Throws: `.invalidArgument` for a store name that is not valid.
   private static func files(of location: Location, environment: [String: String]) async throws
-    -> (path: String?, keyFile: String, newKeyIdentifier: String?)
+    -> (path: String?, keyFile: String, newKeyIdentifier: String?, keyFileIsByPath: Bool)
   {
     let folder = WebsiteDataStore.defaultKeyFolder(environment: environment)
     switch location {
@@ -162,12 +161,15 @@ struct StoreOptions {
       return (
         try WebsiteDataStore.path(
           forIdentifier: name, root: WebsiteDataStore.defaultRoot(environment: environment)),
-        try WebsiteDataStore.defaultKeyFile(forIdentifier: name, environment: environment), nil
+        try WebsiteDataStore.defaultKeyFile(forIdentifier: name, environment: environment), nil,
+        false
       )
     case .file(let path):
       guard FileManager.default.fileExists(atPath: path) else {
         let identifier = PersistentStoreOptions.randomKeyIdentifier()
-        return (path, keyFile(forIdentifier: identifier, environment: environment), identifier)
+        return (
+          path, keyFile(forIdentifier: identifier, environment: environment)!, identifier, false
+        )
       }
       let absolute = absolute(path)
       let base = (absolute as NSString).lastPathComponent.map { character in
@@ -177,24 +179,26 @@ struct StoreOptions {
       let legacy = "\(folder)/file-\(String(base))-\(fnv1a(absolute)).key"
       // Not a store, or damaged: opening it says so, with this name in no message.
       guard let identifier = try? await WebsiteDataStore.keyIdentifier(ofStoreAt: path),
-        identifier.utf8.allSatisfy({ ASCII.isHexDigit($0) }), !identifier.isEmpty
-      else { return (path, legacy, nil) }
-      let named = keyFile(forIdentifier: identifier, environment: environment)
+        let named = keyFile(forIdentifier: identifier, environment: environment)
+      else { return (path, legacy, nil, true) }
       if !FileManager.default.fileExists(atPath: named)
         && FileManager.default.fileExists(atPath: legacy)
       {
-        return (path, legacy, nil)
+        return (path, legacy, nil, true)
       }
-      return (path, named, nil)
+      return (path, named, nil, false)
     case .ephemeral:
-      return (nil, "\(folder)/ephemeral.key", nil)
+      return (nil, "\(folder)/ephemeral.key", nil, false)
     }
   }
 
   /// The default key file of a store file whose key identifier is
-  /// `identifier`: `store-<identifier>.key` in the key folder.
-  static func keyFile(forIdentifier identifier: String, environment: [String: String]) -> String {
-    WebsiteDataStore.defaultKeyFolder(environment: environment) + "/store-\(identifier).key"
+  /// `identifier`: `store-<identifier>.key` in the key folder; `nil` unless
+  /// the identifier is lower-case hex (a store's metadata names no file
+  /// outside that folder).
+  static func keyFile(forIdentifier identifier: String, environment: [String: String]) -> String? {
+    guard !identifier.isEmpty, identifier.utf8.allSatisfy(ASCII.isHexDigit) else { return nil }
+    return WebsiteDataStore.defaultKeyFolder(environment: environment) + "/store-\(identifier).key"
   }
 
   /// `path` made absolute against the working directory, `.` and `..`

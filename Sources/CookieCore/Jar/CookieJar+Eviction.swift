@@ -5,9 +5,9 @@ extension CookieJar {
   /// `cookie` was stored, appending the removals to `changes`.
   ///
   /// Order of eviction: expired cookies first (not counted toward the
-  /// purge), then non-secure cookies, then the least recently used. A partition is limited per domain by count and
-  /// by bytes; the whole jar is evicted only of cookies not used within the
-  /// configured recent window.
+  /// purge), then non-secure cookies, then the least recently used. A
+  /// partition is limited per domain by count and by bytes; the whole jar is
+  /// evicted only of cookies not used within the configured recent window.
   /// `list` is the index of the list that holds `cookie`.
   mutating func enforceLimits(
     after cookie: Cookie, inList list: Int, now: Date, changes: inout [CookieChange]
@@ -86,8 +86,7 @@ extension CookieJar {
   mutating func evictGlobally(now: Date, changes: inout [CookieChange]) {
     let limits = configuration.limits
     guard count > limits.total else { return }
-    let all = Array(byDomain.values.lazy.flatMap { $0 }.map(\.cookie))
-    _ = removeExpired(of: all, now: now, changes: &changes)
+    changes += removeExpired(now: now)
     guard count > limits.total else { return }
     let excess = count - limits.totalPurgeTarget
     let spareAfter = now.addingTimeInterval(-limits.totalEvictionSparesRecentSeconds)

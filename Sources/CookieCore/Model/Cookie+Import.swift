@@ -71,12 +71,9 @@ extension Cookie {
     if canonical != cookie.domain { cookie.domain = canonical }
     guard !cookie.isHostOnly else { return nil }
     // A domain cookie: as if set from its own host with `Domain=<domain>`.
-    let origin: URLRecord
-    do {
-      origin = try URLRecord("https://" + canonical + "/", domainToASCII: facts.asciiDomain)
-    } catch {
-      return .invalidDomain
-    }
+    let origin = URLRecord(
+      scheme: "https", username: "", password: "", host: host, port: nil, path: "/", query: nil,
+      fragment: nil)
     let resolution = canonical.withUTF8Bytes { attribute in
       resolveDomain(attribute: attribute, host: origin, hostName: canonical, facts: facts)
     }
@@ -97,8 +94,7 @@ extension Cookie {
     let value = cookie.storage.valueBytes
     if name.isEmpty && value.isEmpty { status.insert(.emptyNameAndValue) }
     if name.count + value.count > 4096 { status.insert(.tooLarge) }
-    let isControl = { (byte: UInt8) in (byte < 0x20 && byte != 0x09) || byte == 0x7F }
-    if name.contains(where: isControl) || value.contains(where: isControl) {
+    if name.contains(where: isControlOctet) || value.contains(where: isControlOctet) {
       status.insert(.disallowedCharacter)
     }
     let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
@@ -117,7 +113,13 @@ extension Cookie {
   /// and holds no control character or ";".
   private static func isSettablePath(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
     path.first == UInt8(ascii: "/")
-      && !path.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F || $0 == UInt8(ascii: ";") }
+      && !path.contains { isControlOctet($0) || $0 == UInt8(ascii: ";") }
+  }
+
+  /// A control character a Set-Cookie line may not hold: %x00-08, %x0A-1F,
+  /// %x7F (§5.6 step 1; HTAB is allowed).
+  private static func isControlOctet(_ byte: UInt8) -> Bool {
+    (byte < 0x20 && byte != 0x09) || byte == 0x7F
   }
 
   /// Whether `string` is a serialized site: an http(s) URL of nothing but a

@@ -77,13 +77,8 @@ enum PersistentStoreFile {
     do {
       let database = try await SQLiteDatabase(path: temporary, mode: .readWrite(create: true))
       do {
-        dataKey = try await unlock(
+        dataKey = try await initialize(
           database, key: key, keyIdentifier: keyIdentifier, migrator: migrator, now: now)
-        try await database.withConnection { [dataKey] connection in
-          try CookieRowSealUpgrade.run(
-            connection, codec: CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
-          _ = try connection.checkpoint(.truncate)
-        }
       } catch {
         await database.close()
         throw error
@@ -110,51 +105,28 @@ enum PersistentStoreFile {
     return dataKey
   }
 
-  /// Initialises a new store (at its temporary name): migrates and writes
-  /// its key record; an already initialised one is unlocked and migrated.
-  private static func unlock(
+  /// Initialises the new store at its private temporary name: migrates it,
+  /// writes its key record, and checkpoints it into one file. (Only this
+  /// process knows the name: no other can have initialised it, nor written
+  /// rows to it.) The seal upgrade, which the migrations ask for, runs when
+  /// ``open(path:key:create:newKeyIdentifier:now:)`` opens the linked store.
+  private static func initialize(
     _ database: SQLiteDatabase, key: KeySource, keyIdentifier: String?, migrator: Migrator,
     now: Date
   ) async throws -> SecretBytes {
+    // The new key is made on the database's thread: scrypt is slow.
     try await database.withConnection { connection -> SecretBytes in
-      if let record = try StoreKeyRecord.read(connection) {
-        let dataKey = try unlock(record, key: key)
-        _ = try migrator.migrate(connection, now: now)
-        return dataKey
-      }
-      // Never initialised: a new store (or one whose creation was cut short
-      // before its key was written, which holds no data yet). A store with
-      // cookies or HSTS entries but no key is refused before anything is
-      // written: a new key would turn those rows into damaged ones.
-      if try holdsData(connection), try StoreKeyRecord.read(connection) == nil {
-        throw WebsiteDataStoreError(.corrupt, "the store holds data but no key")
-      }
       _ = try migrator.migrate(connection, now: now)
-      // The new key is made before taking the write lock (scrypt is slow),
-      // and an existing one is unlocked after releasing it.
       let (kek, scrypt) = try key.newStoreKey()
       let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
-      var existing: StoreKeyRecord?
       try connection.transaction(.immediate) {
-        // Another process may have initialised the store meanwhile.
-        if let record = try StoreKeyRecord.read(connection) {
-          existing = record
-          return
-        }
-        guard try !holdsData(connection) else {
-          throw WebsiteDataStoreError(.corrupt, "the store holds data but no key")
-        }
         try StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped, keyIdentifier: keyIdentifier)
           .write(connection)
       }
-      if let existing { return try unlock(existing, key: key) }
+      _ = try connection.checkpoint(.truncate)
       return dataKey
     }
   }
-
-  /// The suffix of the new key file while ``rotateKeyFile(database:dataKey:keyFile:reencrypt:)``
-  /// runs: `<key file>.new`.
-  static let pendingKeySuffix = ".new"
 
   /// ``unlock(_:key:)``, and for a key file that does not open the store
   /// while `<key file>.new` does — what a key-file rotation cut between its
@@ -167,13 +139,14 @@ enum PersistentStoreFile {
       return try unlock(record, key: key)
     } catch let error as WebsiteDataStoreError where error.code == .wrongKey {
       guard case .keyFile(let keyFile) = key,
-        FileManager.default.fileExists(atPath: keyFile + pendingKeySuffix),
-        let dataKey = try? unlock(record, key: .keyFile(keyFile + pendingKeySuffix))
+        FileManager.default.fileExists(atPath: keyFile + WebsiteDataStore.pendingKeyFileSuffix),
+        let dataKey = try? unlock(
+          record, key: .keyFile(keyFile + WebsiteDataStore.pendingKeyFileSuffix))
       else { throw error }
-      guard rename(keyFile + pendingKeySuffix, keyFile) == 0 else {
+      guard rename(keyFile + WebsiteDataStore.pendingKeyFileSuffix, keyFile) == 0 else {
         throw WebsiteDataStoreError(
           .io,
-          "the store is locked with \(keyFile + pendingKeySuffix) (an interrupted key rotation),"
+          "the store is locked with \(keyFile + WebsiteDataStore.pendingKeyFileSuffix) (an interrupted key rotation),"
             + " which could not be moved over \(keyFile): \(String(cString: strerror(errno)))")
       }
       return dataKey
@@ -184,23 +157,6 @@ enum PersistentStoreFile {
   private static func unlock(_ record: StoreKeyRecord, key: KeySource) throws -> SecretBytes {
     let kek = try key.existingStoreKey(scrypt: record.scrypt)
     return try KeyEnvelope.unwrap(record.wrappedKey, kek: kek)
-  }
-
-  /// The tables whose rows are sealed under the data key.
-  private static let sealedTables = ["cookies", "hsts"]
-
-  /// Whether any sealed table exists with at least one row. Only reads.
-  private static func holdsData(_ connection: SQLiteConnection) throws -> Bool {
-    for name in sealedTables {
-      let table = try connection.prepare(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(name)'")
-      defer { table.reset() }
-      guard try table.step(), table.int64(at: 0) > 0 else { continue }
-      let rows = try connection.prepare("SELECT EXISTS (SELECT 1 FROM \(name))")
-      defer { rows.reset() }
-      if try rows.step(), rows.int64(at: 0) != 0 { return true }
-    }
-    return false
   }
 
   /// Re-wraps the data key under a new key-encryption key (key rotation):

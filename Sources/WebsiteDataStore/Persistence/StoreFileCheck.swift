@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Recognises an existing file as a WebsiteData store before anything writes
 /// to it: a file that is not one — a Firefox `cookies.sqlite`, another SQLite
 /// database, a zero-length file, a store whose key record was emptied, or a
@@ -15,7 +17,7 @@
 /// (type, name, table and SQL text) must be the same in both.
 enum StoreFileCheck {
   /// One object of `sqlite_master`.
-  struct SchemaObject: Hashable, Comparable {
+  struct SchemaObject: Hashable, Comparable, Sendable {
     var type: String
     var name: String
     var table: String
@@ -92,8 +94,24 @@ enum StoreFileCheck {
     }
   }
 
+  /// The reference schemas made so far, by the labels of the migrations
+  /// applied: the migrations are compiled in, so each schema is made once per
+  /// process, not on every open.
+  private static let referenceSchemas = Mutex<[[String]: Set<SchemaObject>]>([:])
+
   /// The schema `migrations` make on an empty database, with the ledger.
   static func referenceSchema(_ migrations: ArraySlice<Migration>) throws -> Set<SchemaObject> {
+    let labels = migrations.map(\.label)
+    if let known = referenceSchemas.withLock({ $0[labels] }) { return known }
+    let schema = try makeReferenceSchema(migrations)
+    referenceSchemas.withLock { $0[labels] = schema }
+    return schema
+  }
+
+  /// ``referenceSchema(_:)``, made in a private database in memory.
+  private static func makeReferenceSchema(_ migrations: ArraySlice<Migration>) throws
+    -> Set<SchemaObject>
+  {
     let memory = try SQLiteConnection(path: ":memory:", mode: .memory)
     defer { memory.close() }
     try memory.execute(Migrator.ledgerSchema)

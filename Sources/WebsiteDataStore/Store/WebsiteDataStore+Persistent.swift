@@ -61,6 +61,11 @@ extension WebsiteDataStore {
       newKey: newKey)
   }
 
+  /// The suffix of the new key file while ``rotateKeyFile(at:reencrypt:)``
+  /// runs (`<key file>.new`): a store opened with a key file that fails
+  /// while this one works finishes the interrupted rotation.
+  public static let pendingKeyFileSuffix = ".new"
+
   /// Replaces the key file that locks the store with a new random key at the
   /// same path, crash-safely: the new key is written to `<keyFile>.new`
   /// (a leftover there from an earlier interrupted attempt, which the store
@@ -75,7 +80,7 @@ extension WebsiteDataStore {
   ///   - keyFile: the key file the store is locked with now.
   ///   - reencrypt: also replace the data key (a suspected compromise).
   public func rotateKeyFile(at keyFile: String, reencrypt: Bool) async throws {
-    let pending = keyFile + PersistentStoreFile.pendingKeySuffix
+    let pending = keyFile + Self.pendingKeyFileSuffix
     _ = unlink(pending)
     if reencrypt {
       try await self.reencrypt(to: .keyFile(pending))
