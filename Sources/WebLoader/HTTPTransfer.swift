@@ -251,18 +251,29 @@ final class HTTPTransfer {
     return true
   }
 
+  /// Gives the transfer the continuation of the task that waits for it
+  /// (loop thread, or before the hand-over): an end that came while nobody
+  /// waited (an abort by a cancellation handler that ran before the wait
+  /// began, an end during the pause before the body) is delivered at once.
+  /// Whichever comes second, the end or the waiter, resumes the waiter.
+  ///
+  /// - Returns: whether the transfer had ended (the waiter is resumed).
+  @discardableResult
+  func setContinuation(_ continuation: UnsafeContinuation<Event, Never>) -> Bool {
+    self.continuation = continuation
+    guard let pendingEnd else { return false }
+    self.pendingEnd = nil
+    complete(pendingEnd)
+    return true
+  }
+
   /// Lets a paused transfer read its body (loop thread); `continuation`
   /// hears its end. An end that came during the pause is delivered at once.
   ///
   /// - Returns: `false` when libcurl refused to unpause (the caller then
   ///   aborts the transfer).
   func proceed(continuation: UnsafeContinuation<Event, Never>) -> Bool {
-    self.continuation = continuation
-    if let pendingEnd {
-      self.pendingEnd = nil
-      complete(pendingEnd)
-      return true
-    }
+    if setContinuation(continuation) { return true }
     guard isPausedBeforeBody, let easy = handle?.easy else { return true }
     isPausedBeforeBody = false
     return curl_easy_pause(easy, CURLPAUSE_CONT) == CURLE_OK

@@ -56,7 +56,10 @@ extension WebLoaderSession {
     if alone == .ended, let end = handoff.transfer.takeEnd() {
       event = .finished(end)
     } else if alone == .runningOnLoop {
-      event = await wait(for: handoff) { handoff.transfer.continuation = $0 }
+      // Not a plain store: a task cancelled since driveAlone's last check
+      // runs wait's cancellation handler first, here on the loop thread,
+      // which aborts the transfer at once; its end is then pending.
+      event = await wait(for: handoff) { handoff.transfer.setContinuation($0) }
     } else {
       event = await wait(for: handoff) { continuation in
         handoff.transfer.continuation = continuation

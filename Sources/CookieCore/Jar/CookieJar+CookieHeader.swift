@@ -57,6 +57,7 @@ extension CookieJar {
   ) -> Int? {
     let rules = LookupRules(
       context: context, sites: sites, configuration: configuration,
+      access: access(for: context, sites: sites, operation: .read),
       now: now.timeIntervalSince1970, path: path)
     var count = 0
     var changes = false
@@ -66,8 +67,6 @@ extension CookieJar {
     ) { list, isHostList in
       guard !changes else { return }
       let runStart = count
-      // A parent domain's host-only cookies do not domain-match (§5.1.3).
-      let rejected = rules.rejectedFlags | (isHostList ? 0 : StoredCookie.Flags.hostOnly)
       let cookies = list
       guard let first = cookies.baseAddress else { return }
       for index in cookies.indices {
@@ -76,20 +75,15 @@ extension CookieJar {
           changes = true
           return
         }
-        let flags = stored.pointee.flags
-        if flags & rejected != 0 { continue }
-        if rules.isSimple && flags & StoredCookie.Flags.partitioned == 0 {
-          guard rules.pathMatches(stored) else { continue }
-        } else {
-          var inPartition = false
-          if flags & StoredCookie.Flags.partitioned != 0 {
-            if partitionSite == nil { partitionSite = sites.serializedTopLevelSite }
-            inPartition = rules.isPartition(
-              stored.pointee.cookie, site: partitionSite, sites: sites)
-          }
-          guard rules.isSent(stored, domainMatches: true, inPartition: inPartition) else {
-            continue
-          }
+        var inPartition = false
+        if stored.pointee.isPartitioned {
+          if partitionSite == nil { partitionSite = sites.serializedTopLevelSite }
+          inPartition = rules.isPartition(stored.pointee.cookie, site: partitionSite, sites: sites)
+        }
+        // A parent domain's host-only cookies do not domain-match (§5.1.3).
+        let domainMatches = isHostList || !stored.pointee.isHostOnly
+        guard rules.isSent(stored, domainMatches: domainMatches, inPartition: inPartition) else {
+          continue
         }
         if rules.now - stored.pointee.lastAccessed >= rules.accessRefreshThreshold {
           changes = true

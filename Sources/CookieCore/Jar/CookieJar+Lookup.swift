@@ -108,6 +108,7 @@ extension CookieJar {
     let isIP = context.url.hostIsIPAddress
     let rules = LookupRules(
       context: context, sites: sites, configuration: configuration,
+      access: access(for: context, sites: sites, operation: .read),
       now: now.timeIntervalSince1970, path: path)
     var contributingLists = 0
     var secondRunStart = 0
@@ -230,17 +231,18 @@ extension CookieJar {
 
 }
 
-/// The per-cookie retrieval tests of §5.8.3 plus SameSite, partitions and the
-/// third-party policy, with everything that depends only on the request
-/// computed once.
+/// The per-cookie retrieval rules of §5.8.3 plus SameSite, partitions and the
+/// jar's access policies, with everything that depends only on the request
+/// computed once. ``judge(_:domainMatches:inPartition:into:)`` is the one
+/// rule function every read uses.
 struct LookupRules {
   let secureOrigin: Bool
   let isScript: Bool
   let sameSite: SameSiteContext
   let enforcement: SameSiteEnforcement
   let laxUnsafeWindow: Double
-  let policy: ThirdPartyCookiePolicy
-  let isThirdParty: Bool
+  /// What the jar's policies allow this request (``CookieJar/access(for:sites:operation:)``).
+  let access: CookieAccess
   let now: Double
   let accessRefreshThreshold: Double
   /// The request path's bytes, valid while the rules are used (see
@@ -248,25 +250,20 @@ struct LookupRules {
   let path: UnsafeBufferPointer<UInt8>
   let pathCount: Int
   let pathPrefix: UInt64
-  /// ``StoredCookie/flags`` that exclude a cookie in this context whatever
-  /// else holds: Secure to a non-secure origin, HttpOnly to a script.
+  /// ``StoredCookie/flags`` that exclude a cookie in this context: Secure to
+  /// a non-secure origin, HttpOnly to a script.
   let rejectedFlags: UInt8
-  /// Whether a cookie that is not partitioned is sent as soon as it
-  /// domain-matches, path-matches and has none of ``rejectedFlags``: a
-  /// same-site request under a policy that lets first-party cookies through.
-  let isSimple: Bool
 
   init(
     context: CookieRequestContext, sites: ContextSites, configuration: CookieJarConfiguration,
-    now: Double, path: UnsafeBufferPointer<UInt8>
+    access: CookieAccess, now: Double, path: UnsafeBufferPointer<UInt8>
   ) {
     secureOrigin = context.isSecureOrigin
     isScript = !context.source.isHTTP
     sameSite = sites.forRequest
     enforcement = configuration.sameSiteEnforcement
     laxUnsafeWindow = configuration.laxAllowingUnsafeWindowSeconds
-    policy = configuration.thirdPartyPolicy
-    isThirdParty = sites.isThirdParty
+    self.access = access
     self.now = now
     accessRefreshThreshold = configuration.lastAccessUpdateThresholdSeconds
     self.path = path
@@ -274,9 +271,6 @@ struct LookupRules {
     pathPrefix = StoredCookie.prefix(path)
     rejectedFlags =
       (secureOrigin ? 0 : StoredCookie.Flags.secure) | (isScript ? StoredCookie.Flags.httpOnly : 0)
-    isSimple =
-      sameSite == .strict
-      && (policy == .allowAll || (!isThirdParty && policy != .blockAll))
   }
 
   /// Calls `body` with the bytes of the request path, read in place (no
@@ -287,41 +281,60 @@ struct LookupRules {
     context.url.path.withUTF8Bytes(body)
   }
 
+  /// The rule function of every read: whether a cookie is sent on the
+  /// request and, as far as `verdict` wants to know, why not (Chromium's
+  /// `IncludeForRequestURL`). RFC 6265bis §5.8.3 step 1: expiry,
+  /// domain-match (§5.1.3, given by the caller, who knows it from the list
+  /// the cookie is in), path-match (§5.1.4), Secure, HttpOnly, SameSite
+  /// (§5.2); then the jar's access policies and the CHIPS partition.
+  ///
+  /// `inPartition`: for a partitioned cookie, whether it belongs to the
+  /// request's partition. A ``SendDecision`` stops at the first failing
+  /// rule; a ``CookieInclusionStatus`` collects every reason.
   @inline(__always)
-  func status(
-    of stored: UnsafePointer<StoredCookie>, domainMatches: Bool, inPartition: Bool
-  ) -> CookieInclusionStatus {
-    var status = CookieInclusionStatus()
-    if stored.pointee.expiry <= now { status.insert(.expired) }
-    if !domainMatches { status.insert(.domainMismatch) }
-    if !pathMatches(stored) { status.insert(.notOnPath) }
-    if stored.pointee.isSecure && !secureOrigin { status.insert(.secureOnly) }
-    if stored.pointee.isHTTPOnly && isScript { status.insert(.httpOnly) }
+  func judge<Verdict: InclusionVerdict>(
+    _ stored: UnsafePointer<StoredCookie>, domainMatches: Bool, inPartition: Bool,
+    into verdict: inout Verdict
+  ) {
+    if stored.pointee.expiry <= now, verdict.exclude(.expired) { return }
+    if !domainMatches, verdict.exclude(.domainMismatch) { return }
+    if !pathMatches(stored), verdict.exclude(.notOnPath) { return }
+    let rejected = stored.pointee.flags & rejectedFlags
+    if rejected != 0 {
+      if rejected & StoredCookie.Flags.secure != 0, verdict.exclude(.secureOnly) { return }
+      if rejected & StoredCookie.Flags.httpOnly != 0, verdict.exclude(.httpOnly) { return }
+    }
     let isPartitioned = stored.pointee.isPartitioned
-    switch policy {
-    case .blockAll:
-      status.insert(.blockedByPolicy)
-    case .allowAll:
-      if isPartitioned && !inPartition { status.insert(.partitionMismatch) }
-    case .blockThirdParty:
-      if isThirdParty {
-        status.insert(.thirdPartyBlocked)
-      } else if isPartitioned && !inPartition {
-        status.insert(.partitionMismatch)
-      }
-    case .blockThirdPartyExceptPartitioned, .partitionThirdParty:
-      if isPartitioned {
-        if !inPartition { status.insert(.partitionMismatch) }
-      } else if isThirdParty {
-        status.insert(.thirdPartyBlocked)
-      }
+    if let reason = access.exclusion(isPartitioned: isPartitioned) {
+      if verdict.exclude(reason) { return }
+    } else if isPartitioned && !inPartition, verdict.exclude(.partitionMismatch) {
+      return
     }
     if sameSite != .strict,
       let reason = sameSiteExclusion(stored.pointee.sameSite, created: stored.pointee.created)
     {
-      status.insert(reason)
+      _ = verdict.exclude(reason)
     }
+  }
+
+  /// Every reason a cookie is not sent (``judge(_:domainMatches:inPartition:into:)``).
+  func status(
+    of stored: UnsafePointer<StoredCookie>, domainMatches: Bool, inPartition: Bool
+  ) -> CookieInclusionStatus {
+    var status = CookieInclusionStatus()
+    judge(stored, domainMatches: domainMatches, inPartition: inPartition, into: &status)
     return status
+  }
+
+  /// Whether a cookie is sent (``judge(_:domainMatches:inPartition:into:)``,
+  /// stopping at the first failing rule).
+  @inline(__always)
+  func isSent(
+    _ stored: UnsafePointer<StoredCookie>, domainMatches: Bool, inPartition: Bool
+  ) -> Bool {
+    var decision = SendDecision()
+    judge(stored, domainMatches: domainMatches, inPartition: inPartition, into: &decision)
+    return decision.isSent
   }
 
   /// Adds the cookies of one domain list that the request gets to `scan`
@@ -351,30 +364,6 @@ struct LookupRules {
         scan.included.append(CookieJar.Included(stored))
       }
     }
-  }
-
-  /// Whether an unexpired cookie is sent: the same rules as ``status(of:domainMatches:inPartition:)``
-  /// answered at the first failing test, for the hot path.
-  @inline(__always)
-  func isSent(
-    _ stored: UnsafePointer<StoredCookie>, domainMatches: Bool, inPartition: Bool
-  ) -> Bool {
-    guard domainMatches, pathMatches(stored) else { return false }
-    if stored.pointee.isSecure && !secureOrigin { return false }
-    if stored.pointee.isHTTPOnly && isScript { return false }
-    let isPartitioned = stored.pointee.isPartitioned
-    switch policy {
-    case .blockAll:
-      return false
-    case .allowAll:
-      if isPartitioned && !inPartition { return false }
-    case .blockThirdParty:
-      if isThirdParty || (isPartitioned && !inPartition) { return false }
-    case .blockThirdPartyExceptPartitioned, .partitionThirdParty:
-      if isPartitioned ? !inPartition : isThirdParty { return false }
-    }
-    return sameSite == .strict
-      || sameSiteExclusion(stored.pointee.sameSite, created: stored.pointee.created) == nil
   }
 
   /// Whether a partitioned cookie belongs to the request's partition, given

@@ -37,7 +37,7 @@ extension CookieJar {
         facts: facts), context: context, sites: sites, now: now)
   }
 
-  /// Applies third-party policy (§5.7 step 1) and step 14 to a line's
+  /// Applies the access policies (§5.7 step 1) and step 14 to a line's
   /// canonical cookie, then stores it.
   mutating func store(
     _ creation: consuming Cookie.Creation, context: CookieRequestContext, sites: ContextSites,
@@ -46,18 +46,13 @@ extension CookieJar {
     guard var cookie = creation.cookie.take() else {
       return SetCookieResult(cookie: nil, status: creation.status)
     }
-    // Third-party cookie policy (§5.7 step 1: a user agent may ignore a cookie).
-    switch configuration.thirdPartyPolicy {
-    case .blockAll:
-      creation.status.insert(.blockedByPolicy)
-    case .allowAll:
-      break
-    case .blockThirdParty:
-      if sites.isThirdParty { creation.status.insert(.thirdPartyBlocked) }
-    case .blockThirdPartyExceptPartitioned:
-      if sites.isThirdParty && !cookie.isPartitioned { creation.status.insert(.thirdPartyBlocked) }
-    case .partitionThirdParty:
-      if sites.isThirdParty && !cookie.isPartitioned { cookie.partitionKey = sites.partitionKey }
+    // §5.7 step 1: a user agent may ignore a cookie; the jar's policies say
+    // which (``access(for:sites:operation:)``).
+    let access = access(for: context, sites: sites, operation: .write)
+    if let reason = access.exclusion(isPartitioned: cookie.isPartitioned) {
+      creation.status.insert(reason)
+    } else if access.partitionsUnpartitionedWrites && !cookie.isPartitioned {
+      cookie.partitionKey = sites.partitionKey
     }
     guard creation.status.isIncluded else {
       return SetCookieResult(cookie: cookie, status: creation.status)

@@ -15,6 +15,10 @@ public struct CookieJar: Sendable {
   public var configuration: CookieJarConfiguration
   /// The public suffix list and IDNA.
   public let facts: any DomainFacts
+  /// Policies consulted after the configuration's third-party policy, each
+  /// able only to restrict further (tracking prevention plugs in here); see
+  /// ``access(for:sites:operation:)``.
+  public var additionalAccessPolicies: [any CookieAccessPolicy] = []
 
   /// Cookies by exact domain, each list in header order, grouped by site
   /// key (registrable domain) with each site's cookie count.
