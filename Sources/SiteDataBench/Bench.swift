@@ -63,6 +63,13 @@ enum Bench {
     return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
   }
 
+  /// The monotonic-clock seconds since `start` (for timed regions that
+  /// await).
+  static func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = start.duration(to: .now).components
+    return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+  }
+
   /// Prints one `RESULT` line: `n` items in `secs` seconds, then `extras`
   /// (`key=value` pairs) in order.
   static func result(

@@ -11,13 +11,23 @@ enum W2Lookup {
   /// keep the jar's insertion order in the header). The jar follows RFC 6265,
   /// so lines that 6265bis §5.7 step 14 refuses are stored through the API
   /// (`api_imports=`; see ``Bench/setCookie``). Timed, for each of the first
-  /// LIMIT URLs: the navigation context, its sites and `cookieHeader`.
+  /// LIMIT URLs: the navigation context, its sites and `cookieHeader`. The
+  /// same through the public store API first (``StoreWorkloads``,
+  /// `W2-SIZE-store`).
   /// Then, as the Go peer does, the URLs of `EXPECTED_TSV` (index % 1000 == 0)
   /// are looked up again and compared with the RFC 6265 §5.4 answer.
-  static func run(_ arguments: [String]) {
+  static func run(_ arguments: [String]) async {
     guard let limit = Int(arguments[3]), let size = cookieCount(arguments[4]) else {
       Bench.fail("w2: LIMIT must be a number and SIZE like 20k (got \(arguments[3...4]))")
     }
+    let urlFile = InputFile(path: arguments[1])
+    let urls = urlFile.lines.prefix(limit).enumerated().map { number, line in
+      InputFile.url(urlFile.string(line), origin: "\(arguments[1]):\(number + 1)")
+    }
+    // Through the store first, so that its resident bytes are measured in a
+    // process that has not yet grown for the jar.
+    await StoreWorkloads.lookups(
+      jarFile: arguments[0], urls: urls, expectedFile: arguments[2], size: arguments[4])
     let facts = Bench.facts
     var jar = Bench.emptyJar()
     let now = Bench.epoch
@@ -39,10 +49,6 @@ enum W2Lookup {
       Bench.note("w2: the jar holds \(jar.count) cookies, expected \(size)")
     }
 
-    let urlFile = InputFile(path: arguments[1])
-    let urls = urlFile.lines.prefix(limit).enumerated().map { number, line in
-      InputFile.url(urlFile.string(line), origin: "\(arguments[1]):\(number + 1)")
-    }
     var nonempty = 0
     let secs = Bench.seconds {
       for url in urls {

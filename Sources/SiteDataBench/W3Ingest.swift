@@ -8,9 +8,10 @@ enum W3Ingest {
   ///
   /// Timed per line: the navigation context, its sites and `setCookie` (parse,
   /// accept or reject, insert / replace / delete), with the clock fixed at
-  /// ``Bench/epoch``. When the final jar size differs from the RFC 6265 answer
+  /// ``Bench/epoch``; then the same through the public store API
+  /// (``StoreWorkloads``, `W3-store`). When the final jar size differs from the RFC 6265 answer
   /// of `EXPECTED_TXT`, a note on stderr says why.
-  static func run(_ arguments: [String]) {
+  static func run(_ arguments: [String]) async {
     let input = SetCookieLines(path: arguments[0])
     let expectedFile = InputFile(path: arguments[1])
     guard let first = expectedFile.lines.first,
@@ -27,6 +28,7 @@ enum W3Ingest {
       "W3", n: input.count, secs: secs, unit: "cookies/s",
       ["jar": jar.count, "expected_full": expected])
     if jar.count != expected { explain(jar, statuses: statuses, input: input, expected: expected) }
+    await StoreWorkloads.ingest(input, expected: expected)
   }
 
   /// Stores every line in order, with each line's decision in `statuses`

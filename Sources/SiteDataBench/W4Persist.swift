@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import Synchronization
 import WebsiteData
 
 /// W4 persist (`../shared/bench/README.md`): save 100,000 cookies into the
@@ -13,7 +11,7 @@ import WebsiteData
 /// store: key check, reading and decrypting every row, building the jar.
 enum W4Persist {
   /// `w4save W4_TSV OUT`.
-  static func save(_ arguments: [String]) {
+  static func save(_ arguments: [String]) async {
     let (input, out) = (SetCookieLines(path: arguments[0]), arguments[1])
     var jar = Bench.emptyJar()
     // As W2 does: lines RFC 6265bis §5.7 step 14 refuses (an http response
@@ -29,50 +27,45 @@ enum W4Persist {
     for suffix in ["", "-wal", "-shm", ".key"] {
       try? FileManager.default.removeItem(atPath: out + suffix)
     }
-    // The store is returned out of the timed region so that, as for the
-    // peers, only the save is timed, not the release of the jar afterwards.
-    var outcome: Result<WebsiteDataStore, any Error>?
-    let secs = Bench.seconds {
-      outcome = blocking {
-        let store = try await open(out, create: true)
-        try await store.httpCookieStore.importCookies(cookies)
-        await store.flush()
-        return store
-      }
+    // The store outlives the timed region so that, as for the peers, only
+    // the save is timed, not the release of the store afterwards.
+    var store: WebsiteDataStore?
+    let start = ContinuousClock.now
+    do {
+      store = try await open(out, create: true)
+      try await store?.httpCookieStore.importCookies(cookies)
+      await store?.flush()
+    } catch {
+      Bench.fail("w4save: \(error)")
     }
-    if case .failure(let error) = outcome { Bench.fail("w4save: \(error)") }
-    outcome = nil
+    let secs = Bench.seconds(since: start)
+    store = nil
     Bench.result(
       "W4-save", n: cookies.count, secs: secs, unit: "cookies/s",
       ["bytes": fileSize(out) + fileSize(out + "-wal"), "jar": cookies.count])
   }
 
   /// `w4load OUT` (run in a fresh process).
-  static func load(_ arguments: [String]) {
+  static func load(_ arguments: [String]) async {
     let out = arguments[0]
-    var loaded: Result<WebsiteDataStore, any Error>?
-    let secs = Bench.seconds {
-      loaded = blocking { try await open(out, create: false) }
+    do {
+      let start = ContinuousClock.now
+      var store: WebsiteDataStore? = try await open(out, create: false)
+      let secs = Bench.seconds(since: start)
+      let count = await store?.httpCookieStore.count ?? 0
+      store = nil
+      // Separately: open the store again and answer its first lookup.
+      let again = ContinuousClock.now
+      let reopened = try await open(out, create: false)
+      _ = await reopened.httpCookieStore.cookieHeader(
+        for: .navigation(to: try reopened.url("https://www.example.com/")))
+      let firstLookup = Bench.seconds(since: again)
+      Bench.result(
+        "W4-load", n: count, secs: secs, unit: "cookies/s",
+        ["cookies": count, "open_first_lookup_secs": String(format: "%.6f", firstLookup)])
+    } catch {
+      Bench.fail("w4load: \(error)")
     }
-    guard case .success(let store) = loaded else {
-      if case .failure(let error) = loaded { Bench.fail("w4load: \(error)") }
-      return
-    }
-    guard case .success(let count) = blocking({ await store.httpCookieStore.count }) else { return }
-    loaded = nil
-    // Separately: open the store again and answer its first lookup.
-    var header: Result<String?, any Error> = .success(nil)
-    let firstLookup = Bench.seconds {
-      header = blocking {
-        let store = try await open(out, create: false)
-        return await store.httpCookieStore.cookieHeader(
-          for: .navigation(to: try store.url("https://www.example.com/")))
-      }
-    }
-    if case .failure(let error) = header { Bench.fail("w4load: first lookup: \(error)") }
-    Bench.result(
-      "W4-load", n: count, secs: secs, unit: "cookies/s",
-      ["cookies": count, "open_first_lookup_secs": String(format: "%.6f", firstLookup)])
   }
 
   private static func open(_ path: String, create: Bool) async throws -> WebsiteDataStore {
@@ -84,21 +77,5 @@ enum W4Persist {
 
   private static func fileSize(_ path: String) -> Int {
     (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-  }
-
-  /// Runs async work from this synchronous command and waits for it.
-  private static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T)
-    -> Result<T, any Error>
-  {
-    let box = Mutex<Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-      let result: Result<T, any Error>
-      do { result = .success(try await work()) } catch { result = .failure(error) }
-      box.withLock { $0 = result }
-      done.signal()
-    }
-    done.wait()
-    return box.withLock { $0 } ?? .failure(WebsiteDataStoreError(.io, "no result"))
   }
 }

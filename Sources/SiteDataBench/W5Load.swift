@@ -6,53 +6,46 @@ import WebsiteData
 /// request sends it back), one keep-alive connection.
 enum W5Load {
   /// `w5 BASE_URL N`: N sequential loads.
-  static func run(_ arguments: [String]) {
+  static func run(_ arguments: [String]) async {
     let (session, requests) = prepare(arguments)
-    let (secs, last) = runAsync {
+    let (secs, last) = await measure {
+      // Ordinary `load` calls, with no executor preference: as a program
+      // that knows nothing of the loader's thread would make them.
       var last: [UInt8] = []
-      let start = ContinuousClock.now
-      // The sequential loop itself runs on the loader's thread (the public
-      // `executor`), as a program issuing many loads would.
-      try await withTaskExecutorPreference(session.executor) {
-        for request in requests {
-          last = try await session.load(request).body
-        }
+      for request in requests {
+        last = try await session.load(request).body
       }
-      return (seconds(since: start), last)
+      return last
     }
     report("W5", n: requests.count, secs: secs, last: last, ["inflight": 1])
   }
 
   /// `w5par BASE_URL N INFLIGHT`: N loads, INFLIGHT at a time (e.g. 64) on
   /// the store's one loop.
-  static func runParallel(_ arguments: [String]) {
+  static func runParallel(_ arguments: [String]) async {
     guard let inflight = Int(arguments[2]), inflight > 0 else {
       Bench.fail("INFLIGHT must be a positive number")
     }
     let (session, requests) = prepare(Array(arguments.prefix(2)))
-    let (secs, last) = runAsync {
+    let (secs, last) = await measure {
       var last: [UInt8] = []
-      let start = ContinuousClock.now
-      // The group's tasks inherit the preference for the loader's thread.
-      try await withTaskExecutorPreference(session.executor) {
-        try await withThrowingTaskGroup(of: [UInt8].self) { group in
-          var next = 0
-          while next < min(inflight, requests.count) {
+      try await withThrowingTaskGroup(of: [UInt8].self) { group in
+        var next = 0
+        while next < min(inflight, requests.count) {
+          let request = requests[next]
+          group.addTask { try await session.load(request).body }
+          next += 1
+        }
+        while let body = try await group.next() {
+          last = body
+          if next < requests.count {
             let request = requests[next]
             group.addTask { try await session.load(request).body }
             next += 1
           }
-          while let body = try await group.next() {
-            last = body
-            if next < requests.count {
-              let request = requests[next]
-              group.addTask { try await session.load(request).body }
-              next += 1
-            }
-          }
         }
       }
-      return (seconds(since: start), last)
+      return last
     }
     report("W5-par\(inflight)", n: requests.count, secs: secs, last: last, ["inflight": inflight])
   }
@@ -99,35 +92,17 @@ enum W5Load {
     if !echoed { Bench.fail("the last response did not echo sid=: cookies did not round-trip") }
   }
 
-  private static func seconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = start.duration(to: .now).components
-    return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
-  }
-
-  /// Runs `body` on the concurrency pool and waits for it (the workloads
-  /// are async; `main` is not).
-  private static func runAsync(
-    _ body: @escaping @Sendable () async throws -> (Double, [UInt8])
-  ) -> (Double, [UInt8]) {
-    let box = ResultBox()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-      do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
-      done.signal()
+  /// Times `body` (monotonic clock); its last body, or a failure that ends
+  /// the benchmark.
+  private static func measure(
+    _ body: () async throws -> [UInt8]
+  ) async -> (Double, [UInt8]) {
+    let start = ContinuousClock.now
+    do {
+      let last = try await body()
+      return (Bench.seconds(since: start), last)
+    } catch {
+      Bench.fail("load failed: \(error)")
     }
-    done.wait()
-    switch box.get() {
-    case .success(let outcome): return outcome
-    case .failure(let error): Bench.fail("load failed: \(error)")
-    case nil: Bench.fail("the workload did not finish")
-    }
-  }
-
-  /// Carries the async result to the waiting main thread. `@unchecked
-  /// Sendable`: written once before the semaphore is signalled, read after.
-  private final class ResultBox: @unchecked Sendable {
-    private var result: Result<(Double, [UInt8]), any Error>?
-    func set(_ value: Result<(Double, [UInt8]), any Error>) { result = value }
-    func get() -> Result<(Double, [UInt8]), any Error>? { result }
   }
 }

@@ -15,7 +15,7 @@ let usage = """
   """
 
 /// Each sub-command: its argument count and its workload.
-let commands: [String: (arguments: Int, run: ([String]) -> Void)] = [
+let commands: [String: (arguments: Int, run: ([String]) async -> Void)] = [
   "w1": (1, W1Parse.run),
   "w2": (5, W2Lookup.run),
   "w3": (2, W3Ingest.run),
@@ -42,4 +42,8 @@ guard arguments.count - 1 == command.arguments else {
   Bench.note("Error: '\(name)' takes \(command.arguments) argument(s)\n" + usage)
   exit(64)
 }
-command.run(Array(arguments.dropFirst()))
+await command.run(Array(arguments.dropFirst()))
+// As `sitedata` does: output flushed, then `_exit(2)`, so that no library's
+// exit handler runs while a store's threads finish their deinitialisers.
+fflush(nil)
+_exit(0)

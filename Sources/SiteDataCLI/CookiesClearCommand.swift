@@ -39,7 +39,7 @@ enum CookiesClearCommand: Command {
         matching: CookieFilter(modifiedSince: since)
       ).count
     } catch {
-      throw .failure("the store failed: \(error)")
+      throw StoreErrorText.changeFailed(error, displayName: options.displayName)
     }
     Console.out(CookiesDeleteCommand.deletedMessage(count))
     return .success

@@ -46,7 +46,7 @@ enum CookiesDeleteCommand: Command {
     do {
       deleted = try await store.httpCookieStore.deleteCookies(matching: filter)
     } catch {
-      throw .failure("the store failed: \(error)")
+      throw StoreErrorText.changeFailed(error, displayName: options.displayName)
     }
     Console.out(deletedMessage(deleted.count))
     return .success

@@ -116,7 +116,7 @@ enum CookiesImportCommand: Command {
     do {
       results = try await store.httpCookieStore.importCookies(read.cookies)
     } catch {
-      throw .failure("the store failed: \(error)")
+      throw StoreErrorText.changeFailed(error, displayName: options.displayName)
     }
     var rejected = 0
     for (index, result) in results.enumerated() where !result.isAccepted {

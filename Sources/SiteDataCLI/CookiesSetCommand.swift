@@ -60,7 +60,7 @@ enum CookiesSetCommand: Command {
       results = try await store.httpCookieStore.processResponse(
         setCookieLines: [Array(line.utf8)], for: context)
     } catch {
-      throw .failure("the store failed: \(error)")
+      throw StoreErrorText.changeFailed(error, displayName: options.displayName)
     }
     guard let result = results.first else { throw .failure("the store returned no result") }
     let cookie = result.cookie.map { " " + CookieText.identity($0) } ?? ""

@@ -45,7 +45,7 @@ enum KeyRotateCommand: Command {
     if let newKeyFile, FileManager.default.fileExists(atPath: newKeyFile) {
       throw .failure("\(newKeyFile) exists; --new-key-file creates a new key file")
     }
-    guard options.exists else {
+    guard try options.exists() else {
       throw .failure("there is no store at \(options.path ?? ""): nothing to rotate")
     }
     let key = try options.key()

@@ -37,7 +37,7 @@ enum KeySetPassphraseCommand: Command {
     guard let path = options.path else {
       throw .usage("an ephemeral store has no key", of: Self.self)
     }
-    guard options.exists else {
+    guard try options.exists() else {
       throw .failure("there is no store at \(path): nothing to change")
     }
     let protection: StoreKeyProtection?

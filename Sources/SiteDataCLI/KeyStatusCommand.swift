@@ -37,7 +37,7 @@ enum KeyStatusCommand: Command {
       throw .usage("an ephemeral store has no key", of: Self.self)
     }
     let key = try options.key()
-    var exists = options.exists
+    var exists = try options.exists()
     var protection: StoreKeyProtection?
     var problem: String?
     var cookies: Int?

@@ -64,7 +64,7 @@ enum RemoveCommand: Command {
         try await store.removeData(ofTypes: types, modifiedSince: since ?? .distantPast)
       }
     } catch {
-      throw .failure("the store failed: \(error)")
+      throw StoreErrorText.changeFailed(error, displayName: options.displayName)
     }
     let after = await store.httpCookieStore.allCookies().count
     Console.out(message(types, cookies: before - after))

@@ -3,20 +3,45 @@ import WebsiteData
 
 extension StoreOptions {
   /// Whether the store exists (an ephemeral one always does).
-  var exists: Bool {
+  ///
+  /// - Throws: when that cannot be told (a folder on the way this user may
+  ///   not search): a store that cannot be read is not an empty one.
+  func exists() throws(CLIError) -> Bool {
     guard let path else { return true }
-    return FileManager.default.fileExists(atPath: path)
+    var info = stat()
+    if stat(path, &info) == 0 { return true }
+    let code = errno
+    if code == ENOENT || code == ENOTDIR { return false }
+    throw .failure("cannot look for \(displayName): \(String(cString: strerror(code)))")
+  }
+
+  /// Whether the store was asked for by the user (a path or a name other
+  /// than the default): reading one that does not exist is an error, where
+  /// the default store not yet made is merely empty.
+  var isExplicit: Bool {
+    switch location {
+    case .file: true
+    case .named(let name): name != WebsiteDataStore.defaultIdentifier
+    case .ephemeral: false
+    }
   }
 
   /// Opens the store with the key the options give (``key()``).
   ///
   /// - Parameter create: create a missing store (commands that add data);
-  ///   otherwise a missing store gives `nil` and nothing is created.
+  ///   otherwise the default store, when missing, gives `nil` and nothing
+  ///   is created.
   /// - Throws: a failure with a clear message (wrong or missing key, damaged
-  ///   file...); the store file is left as it was.
+  ///   file, permission denied, a store given by path or name that does not
+  ///   exist...); the store file is left as it was.
   func open(create: Bool) async throws(CLIError) -> WebsiteDataStore? {
     if location == .ephemeral { return WebsiteDataStore.nonPersistent() }
-    guard create || exists else { return nil }
+    if !create, try !exists() {
+      guard isExplicit else { return nil }
+      throw .failure(
+        "\(displayName) does not exist; commands that add cookies ('cookies set',"
+          + " 'cookies import', 'fetch') create it")
+    }
     return try await open(with: try key(), create: create)
   }
 
@@ -87,7 +112,7 @@ extension StoreOptions {
   /// what to do; never a secret.
   func failure(opening error: any Error, key: KeyChoice) async -> CLIError {
     guard let storeError = error as? WebsiteDataStoreError else {
-      return .failure("cannot open \(displayName): \(error)")
+      return .failure("cannot open \(displayName): \(StoreErrorText.reason(error))")
     }
     switch storeError.code {
     case .wrongKey:
@@ -106,7 +131,7 @@ extension StoreOptions {
           "the key file \(keyFile) does not exist, so \(displayName) cannot be opened;"
             + " give the key it was created with (--key-file, or its passphrase)")
       }
-      return .failure("cannot open \(displayName): \(storeError.message)")
+      return .failure("cannot open \(displayName): \(StoreErrorText.reason(storeError))")
     case .notAStore:
       return .failure(
         "\(displayName) is not a sitedata store. Nothing was changed; give --store the path of a"
@@ -117,7 +142,7 @@ extension StoreOptions {
         "\(displayName) is damaged or not a store (\(storeError.message)). Nothing was changed;"
           + " 'sitedata store move-aside \(path ?? "")' moves it out of the way.")
     default:
-      return .failure("cannot open \(displayName): \(storeError.message)")
+      return .failure("cannot open \(displayName): \(StoreErrorText.reason(storeError))")
     }
   }
 

@@ -96,4 +96,29 @@ struct CookieEvictionTests {
     #expect(result.changes.filter(\.isRemoval).map(\.cause) == [.expired])
     #expect(jar.count == 5)
   }
+
+  /// A jar over its total whose cookies are all recent keeps them; once the
+  /// first leaves the recent window, the next insert purges to the target,
+  /// least recently used first (the purge skipped meanwhile resumes then).
+  @Test func aJarOfRecentCookiesOverItsTotalIsPurgedOnceTheyAreNoLongerRecent() {
+    var jar = JarTesting.jar {
+      $0.limits.total = 3
+      $0.limits.totalPurgeTarget = 2
+      $0.limits.totalEvictionSparesRecentSeconds = 100
+    }
+    let start = JarTesting.start
+    for index in 0..<4 { jar.set("a=1", from: "https://s\(index).com/", at: start + Double(index)) }
+    #expect(jar.count == 4)
+    jar.set("a=1", from: "https://s4.com/", at: start + 50)
+    #expect(jar.count == 5)
+    // s0 (set at start) and s1 (start + 1) are no longer recent.
+    let result = jar.set("a=1", from: "https://s5.com/", at: start + 101.5)
+    #expect(result.changes.filter(\.isRemoval).map(\.cookie.domain) == ["s0.com", "s1.com"])
+    #expect(jar.count == 4)
+    // Later still, every cookie but the newest may go: purged to the target.
+    let last = jar.set("a=1", from: "https://s6.com/", at: start + 160)
+    #expect(
+      last.changes.filter(\.isRemoval).map(\.cookie.domain) == ["s2.com", "s3.com", "s4.com"])
+    #expect(Set(jar.allCookies.map(\.domain)) == ["s5.com", "s6.com"])
+  }
 }

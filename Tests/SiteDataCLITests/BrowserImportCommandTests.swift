@@ -26,9 +26,11 @@ import Testing
         && $0["userContextId"] as? Int == container
     }.map { cookie in
       var cookie = cookie
-      cookie["expiry"] = (cookie["expires"] as? Double) ?? (cookie["maxAge"] as? Double).map {
-        generatedAt + $0
-      }
+      cookie["expiry"] =
+        (cookie["expires"] as? Double)
+        ?? (cookie["maxAge"] as? Double).map {
+          generatedAt + $0
+        }
       return cookie
     }
   }
@@ -67,7 +69,8 @@ import Testing
         #expect(
           "\(match[key] ?? "nil")" == "\(cookie[key] ?? "nil")", "\(name).\(key)")
       }
-      #expect("\(match["partitionKey"] ?? "nil")" == "\(cookie["partitionSite"] ?? "nil")", "\(name)")
+      #expect(
+        "\(match["partitionKey"] ?? "nil")" == "\(cookie["partitionSite"] ?? "nil")", "\(name)")
       #expect(
         match["partitionCrossSiteAncestor"] as? Bool == cookie["crossSiteAncestor"] as? Bool,
         "\(name)")

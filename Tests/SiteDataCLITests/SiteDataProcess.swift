@@ -46,12 +46,16 @@ struct SiteDataProcess {
   ///   - environment: the whole environment of the process; `nil`: this
   ///     process's.
   ///   - currentDirectory: where it runs; the package root unless given.
+  ///   - launcher: a command that runs `sitedata` for the test (its
+  ///     executable and leading arguments, `sitedata`'s path and arguments
+  ///     following), e.g. to drop privileges or limit resources.
   static func run(
     _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil,
-    currentDirectory: String? = nil
+    currentDirectory: String? = nil, launcher: [String] = []
   ) async throws -> Outcome {
+    let command = launcher + [try binary().path]
     let outcome = try await ChildProcess.run(
-      try binary().path, arguments: arguments, environment: environment,
+      command[0], arguments: command.dropFirst() + arguments, environment: environment,
       currentDirectory: currentDirectory ?? packageRoot.path, stdin: stdin)
     return Outcome(
       status: outcome.status.shellCode, stdoutBytes: outcome.stdout, stderr: outcome.stderrText)

@@ -83,18 +83,39 @@ extension CookieJar {
   /// counting toward the purge); if the live cookies are still too many, those
   /// not used within the recent window go, in ``evictionOrder(_:)``, until
   /// the jar is at the purge target.
+  ///
+  /// A purge that leaves the jar over its limit (every cookie left is
+  /// recent) records when the next one could do more: when the first
+  /// remaining cookie expires or leaves the recent window. Until then the
+  /// purge is not tried again (Chromium keeps its earliest access time for
+  /// the same reason), so a jar of recent cookies over its limit does not
+  /// scan every cookie on every insert; a cookie set meanwhile with an
+  /// earlier expiry waits for that time or for a lookup that meets it.
   mutating func evictGlobally(now: Date, changes: inout [CookieChange]) {
     let limits = configuration.limits
-    guard count > limits.total else { return }
+    guard count > limits.total, now.timeIntervalSince1970 >= globalPurgeNotBefore else { return }
     changes += removeExpired(now: now)
     guard count > limits.total else { return }
     let excess = count - limits.totalPurgeTarget
     let spareAfter = now.addingTimeInterval(-limits.totalEvictionSparesRecentSeconds)
-    let candidates = byDomain.values.lazy.flatMap { $0 }.map(\.cookie)
-      .filter { $0.lastAccessedAt < spareAfter }
-    for victim in Self.evictionOrder(Array(candidates)).prefix(excess) {
+    var candidates: [Cookie] = []
+    var nextChange = Double.infinity
+    for list in byDomain.values {
+      for stored in list {
+        let cookie = stored.cookie
+        if cookie.lastAccessedAt < spareAfter {
+          candidates.append(cookie)
+        } else {
+          nextChange = min(
+            nextChange, stored.expiry,
+            cookie.lastAccessedAt.timeIntervalSince1970 + limits.totalEvictionSparesRecentSeconds)
+        }
+      }
+    }
+    for victim in Self.evictionOrder(candidates).prefix(excess) {
       evict(victim, now: now, changes: &changes)
     }
+    if count > limits.total { globalPurgeNotBefore = nextChange }
   }
 
   /// Removes the expired cookies of `cookies` from the jar; returns the rest.

@@ -12,7 +12,9 @@ import Foundation
 /// Not thread-safe by itself; the store's actor owns one.
 public struct CookieJar: Sendable {
   /// The rules this jar applies.
-  public var configuration: CookieJarConfiguration
+  public var configuration: CookieJarConfiguration {
+    didSet { globalPurgeNotBefore = -.infinity }
+  }
   /// The public suffix list and IDNA.
   public let facts: any DomainFacts
   /// Policies consulted after the configuration's third-party policy, each
@@ -27,6 +29,9 @@ public struct CookieJar: Sendable {
   public private(set) var count = 0
   /// The next insertion sequence number (see `StoredCookie.sequence`).
   var nextSequence: UInt64 = 0
+  /// Before this time (seconds since 1970) a purge of the whole jar cannot
+  /// remove anything more (see ``evictGlobally(now:changes:)``).
+  var globalPurgeNotBefore = -Double.infinity
   /// Buffers reused by lookups (see ``LookupScratch``).
   var lookupScratch = LookupScratch()
 

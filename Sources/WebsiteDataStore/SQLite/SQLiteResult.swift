@@ -67,14 +67,15 @@ package enum SQLiteResult {
     }
     let failure = Failure(extendedCode: extended, systemErrno: systemErrno)
     return WebsiteDataStoreError(
-      code(for: failure), "\(context): \(message) (SQLite error \(extended))", underlying: failure)
+      code(for: failure), "\(context): \(message) (\(failure))", underlying: failure)
   }
 
   /// The store error code for an SQLite failure.
   ///
   /// `SQLITE_CANTOPEN` is split by the operating system's error: a missing
   /// file or folder is ``WebsiteDataStoreError/Code/notFound``, a permission
-  /// or read-only file system is ``WebsiteDataStoreError/Code/readOnly``.
+  /// or read-only file system is ``WebsiteDataStoreError/Code/readOnly``; an
+  /// I/O error for want of space is ``WebsiteDataStoreError/Code/full``.
   package static func code(for failure: Failure) -> WebsiteDataStoreError.Code {
     switch failure.primaryCode {
     case SQLITE_NOTADB, SQLITE_CORRUPT: .corrupt
@@ -83,6 +84,9 @@ package enum SQLiteResult {
     case SQLITE_BUSY, SQLITE_LOCKED: .busy
     case SQLITE_INTERRUPT: .cancelled
     case SQLITE_CANTOPEN: code(forErrno: failure.systemErrno) ?? .io
+    // A write that failed for want of space is a full disk, whatever code
+    // SQLite chose for it.
+    case SQLITE_IOERR where code(forErrno: failure.systemErrno) == .full: .full
     default: .io
     }
   }
@@ -101,7 +105,8 @@ package enum SQLiteResult {
     switch errnum {
     case ENOENT, ENOTDIR: .notFound
     case EACCES, EPERM, EROFS: .readOnly
-    case ENOSPC, EDQUOT: .full
+    // EFBIG: the file may not grow (RLIMIT_FSIZE, the file system's limit).
+    case ENOSPC, EDQUOT, EFBIG: .full
     case 0: nil
     default: .io
     }

@@ -53,11 +53,12 @@ struct CLISandbox {
   }
 
   /// Runs `sitedata` in the sandbox.
-  func run(_ arguments: [String], stdin: String = "", environment extra: [String: String] = [:])
-    async throws -> SiteDataProcess.Outcome
-  {
+  func run(
+    _ arguments: [String], stdin: String = "", environment extra: [String: String] = [:],
+    launcher: [String] = []
+  ) async throws -> SiteDataProcess.Outcome {
     try await SiteDataProcess.run(
-      arguments, stdin: Array(stdin.utf8), environment: environment(extra))
+      arguments, stdin: Array(stdin.utf8), environment: environment(extra), launcher: launcher)
   }
 
   /// Runs `sitedata` and requires exit status 0.
