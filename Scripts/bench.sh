@@ -95,7 +95,7 @@ for workload in order:
     extra = ""
     if workload.startswith("W2"):
         extra = "  (sample_exact=%s/%s sameset=%s, jar=%s%s)" % (
-            notes.get("sample_exact"), notes.get("samples"), notes.get("sample_sameset", "-"),
+            notes.get("sample_exact"), notes.get("samples"), notes.get("sample_sameset"),
             notes.get("jar"), ", rss/cookie=%s B" % notes["rss_bytes_per_cookie"]
             if "rss_bytes_per_cookie" in notes else "")
     elif workload.startswith("W4"):

@@ -45,10 +45,17 @@ enum Bench {
     let context = CookieRequestContext.navigation(to: url)
     let result = jar.setCookie(
       line, context: context, sites: ContextSites(context, facts: facts), now: now)
-    guard importingShadows, result.status == CookieInclusionStatus(.overwriteSecure),
-      let cookie = result.cookie
-    else { return (result, false) }
+    guard importingShadows, let cookie = shadowRefusedByStep14(result) else {
+      return (result, false)
+    }
     return (jar.setCookie(cookie, now: now), true)
+  }
+
+  /// The cookie of a line that RFC 6265bis §5.7 step 14 alone refused (an
+  /// insecure origin may not shadow a Secure cookie), which the benchmarks
+  /// store through the API instead; `nil` for any other result.
+  static func shadowRefusedByStep14(_ result: SetCookieResult) -> Cookie? {
+    result.status == CookieInclusionStatus(.overwriteSecure) ? result.cookie : nil
   }
 
   /// Runs `body` and returns its monotonic-clock duration in seconds.

@@ -38,8 +38,8 @@ enum StoreWorkloads {
       guard
         let result = try? await store.processResponse(setCookieLines: [line], for: context).first
       else { Bench.fail("a non-persistent store failed a write") }
-      if importingShadows, result.status == CookieInclusionStatus(.overwriteSecure),
-        let cookie = result.cookie, (try? await store.setCookie(cookie))?.isAccepted == true
+      if importingShadows, let cookie = Bench.shadowRefusedByStep14(result),
+        (try? await store.setCookie(cookie))?.isAccepted == true
       {
         imports += 1
       } else if !result.isAccepted {
@@ -69,30 +69,16 @@ enum StoreWorkloads {
       if await cookies.cookieHeader(for: .navigation(to: url)) != nil { nonempty += 1 }
     }
     let secs = Bench.seconds(since: start)
-    let sample = await checkSample(cookies, path: expectedFile)
+    let sample = await W2Lookup.checkSample(path: expectedFile) {
+      await cookies.cookieHeader(for: $0)
+    }
     Bench.result(
       "W2-\(label)-store", n: urls.count, secs: secs, unit: "lookups/s",
       [
         "jar": count, "api_imports": imports, "nonempty": nonempty,
-        "sample_exact": sample.exact, "samples": sample.total,
+        "sample_exact": sample.exact, "sample_sameset": sample.sameSet, "samples": sample.total,
         "rss_bytes_per_cookie": String(format: "%.0f", perCookie),
       ])
-  }
-
-  /// The W2 sample through the store: how many headers are exactly the
-  /// expected ones.
-  static func checkSample(_ cookies: HTTPCookieStore, path: String) async -> (
-    exact: Int, total: Int
-  ) {
-    let file = InputFile(path: path)
-    var exact = 0
-    for (number, line) in file.lines.enumerated() {
-      let fields = file.fields(of: line, limit: 3).map(file.string)
-      guard fields.count == 3 else { Bench.fail("\(path):\(number + 1): expected 3 fields") }
-      let url = InputFile.url(fields[1], origin: "\(path):\(number + 1)")
-      if await cookies.cookieHeader(for: .navigation(to: url)) ?? "" == fields[2] { exact += 1 }
-    }
-    return (exact, file.lines.count)
   }
 
   /// W3 through the store: every line of `W3_TSV` timed through

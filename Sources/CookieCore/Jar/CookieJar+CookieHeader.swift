@@ -67,31 +67,20 @@ extension CookieJar {
     ) { list, isHostList in
       guard !changes else { return }
       let runStart = count
-      let cookies = list
-      guard let first = cookies.baseAddress else { return }
-      for index in cookies.indices {
-        let stored = first + index
-        if stored.pointee.expiry <= rules.now {
+      rules.visit(list, isHostList: isHostList, sites: sites, partitionSite: &partitionSite) {
+        stored, found in
+        // An expired cookie, or one whose last-access time is due, changes
+        // the jar: the general path takes the request.
+        guard found == .sent,
+          rules.now - stored.pointee.lastAccessed < rules.accessRefreshThreshold
+        else {
           changes = true
-          return
-        }
-        var inPartition = false
-        if stored.pointee.isPartitioned {
-          if partitionSite == nil { partitionSite = sites.serializedTopLevelSite }
-          inPartition = rules.isPartition(stored.pointee.cookie, site: partitionSite, sites: sites)
-        }
-        // A parent domain's host-only cookies do not domain-match (§5.1.3).
-        let domainMatches = isHostList || !stored.pointee.isHostOnly
-        guard rules.isSent(stored, domainMatches: domainMatches, inPartition: inPartition) else {
-          continue
-        }
-        if rules.now - stored.pointee.lastAccessed >= rules.accessRefreshThreshold {
-          changes = true
-          return
+          return false
         }
         if count == scratch.capacity { scratch.grow() }
         (scratch.gathered + count).initialize(to: Included(stored))
         count += 1
+        return true
       }
       if runStart > 0 && count > runStart && !changes {
         Self.merge(scratch.gathered, runStart, count, into: scratch.spare)

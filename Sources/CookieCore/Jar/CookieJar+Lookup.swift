@@ -138,7 +138,14 @@ extension CookieJar {
       scan.included.reserveCapacity(16)
       byDomain.forEachList(ofHostAndParents: host, isIPAddress: isIP) { list, isHost in
         let before = scan.included.count
-        rules.collect(list, isHostList: isHost, sites: sites, into: &scan)
+        rules.visit(list, isHostList: isHost, sites: sites, partitionSite: &scan.partitionSite) {
+          stored, found in
+          switch found {
+          case .expired: scan.expired.append(stored.pointee)
+          case .sent: scan.included.append(Included(stored))
+          }
+          return true
+        }
         if scan.included.count > before {
           contributingLists += 1
           if contributingLists == 2 { secondRunStart = before }
@@ -337,31 +344,44 @@ struct LookupRules {
     return decision.isSent
   }
 
-  /// Adds the cookies of one domain list that the request gets to `scan`
-  /// (the expired ones to its expired list). `isHostList`: the list is the
-  /// request host's own; otherwise a parent domain's, whose host-only cookies
-  /// do not domain-match. `sites`: the request's, as given to ``init``.
-  func collect(
+  /// What ``visit(_:isHostList:sites:partitionSite:_:)`` found of one cookie.
+  enum Visit {
+    /// The cookie has expired (§5.8.3 does not send it; the jar removes it).
+    case expired
+    /// The cookie is sent.
+    case sent
+  }
+
+  /// Walks one domain list for the request: calls `body` with each cookie
+  /// that has expired or is sent (``judge(_:domainMatches:inPartition:into:)``,
+  /// stopping at the first failing rule), in list order, until `body`
+  /// returns `false`. `isHostList`: the list is the request host's own;
+  /// otherwise a parent domain's, whose host-only cookies do not
+  /// domain-match (§5.1.3). `partitionSite`: the serialized top-level site,
+  /// computed when the first partitioned cookie is met and kept for the
+  /// request's other lists. The one walk of both lookup paths.
+  @inline(__always)
+  func visit(
     _ list: UnsafeBufferPointer<StoredCookie>, isHostList: Bool, sites: ContextSites,
-    into scan: inout CookieJar.Scan
+    partitionSite: inout String?, _ body: (UnsafePointer<StoredCookie>, Visit) -> Bool
   ) {
-    let buffer = list
-    guard let base = buffer.baseAddress else { return }
+    guard let base = list.baseAddress else { return }
     // Fields are read through the pointer: no copy of the entry (which
     // would retain its cookie) for cookies that are not sent.
-    for index in buffer.indices {
+    for index in list.indices {
       let stored = base + index
+      if stored.pointee.expiry <= now {
+        guard body(stored, .expired) else { return }
+        continue
+      }
       var inPartition = false
       if stored.pointee.isPartitioned {
-        if scan.partitionSite == nil { scan.partitionSite = sites.serializedTopLevelSite }
-        inPartition = isPartition(stored.pointee.cookie, site: scan.partitionSite, sites: sites)
+        if partitionSite == nil { partitionSite = sites.serializedTopLevelSite }
+        inPartition = isPartition(stored.pointee.cookie, site: partitionSite, sites: sites)
       }
-      if stored.pointee.expiry <= now {
-        scan.expired.append(stored.pointee)
-      } else if isSent(
-        stored, domainMatches: isHostList || !stored.pointee.isHostOnly, inPartition: inPartition)
-      {
-        scan.included.append(CookieJar.Included(stored))
+      let domainMatches = isHostList || !stored.pointee.isHostOnly
+      if isSent(stored, domainMatches: domainMatches, inPartition: inPartition) {
+        guard body(stored, .sent) else { return }
       }
     }
   }
