@@ -6,7 +6,7 @@ import WebsiteDataStore
 @testable import WebLoader
 
 /// Task cancellation aborts the transfer on the loop thread promptly.
-@Suite(.timeLimit(.minutes(1))) struct CancellationTests {
+@Suite(.timeLimit(.minutes(3))) struct CancellationTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
@@ -52,6 +52,38 @@ import WebsiteDataStore
     for other in others { #expect(try await other.value.status == 200) }
     let error = await #expect(throws: LoadError.self) { try await cancelled.value }
     #expect(error?.code == .cancelled)
+  }
+
+  /// The ordering behind a rare hang: a load running on the loop whose task
+  /// was cancelled before it began to wait. The cancellation handler then
+  /// runs first, on the loop thread, and ends the transfer while nobody
+  /// waits; the wait that follows must hear that end. Whichever comes
+  /// second, the end or the waiter, resumes the waiter (repeated: the order
+  /// is forced, not left to chance).
+  @Test func anEndBeforeTheWaitIsHeardByTheWait() async throws {
+    let loader = try WebLoaderSession(store: store, configuration: server.configuration())
+    let request = LoadRequest(
+      url: try store.url(server.origin("http", "a.test") + "/sleep?ms=30000"))
+    let loop = loader.transport.loop
+    for _ in 0..<20 {
+      let handoff = CurlMultiLoop.Handoff(
+        transfer: try HTTPTransfer(
+          request: request, cookieHeader: nil, hstsSnapshot: nil, options: loader.options))
+      let event = await withTaskExecutorPreference(loader.executor) {
+        #expect(loop.isLoopThread)
+        // Started with no waiter, as a load alone on the loop is; then
+        // aborted at once, as the cancellation handler does on this thread.
+        loop.submit(handoff)
+        handoff.transfer.cancel()
+        loop.cancel(handoff)
+        return await withUnsafeContinuation { handoff.transfer.setContinuation($0) }
+      }
+      guard case .finished(.failure(let error)) = event else {
+        Issue.record("the wait heard \(event), not the cancelled end")
+        return
+      }
+      #expect(error.code == .cancelled)
+    }
   }
 
   // A load alone on the loop, started from the loop thread, runs inside its

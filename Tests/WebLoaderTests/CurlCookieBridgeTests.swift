@@ -8,7 +8,7 @@ import WebsiteDataStore
 
 /// The low-level bridge on an easy handle made here, driven by
 /// `curl_easy_perform` on a thread of its own.
-@Suite(.timeLimit(.minutes(1))) struct CurlCookieBridgeTests {
+@Suite(.timeLimit(.minutes(3))) struct CurlCookieBridgeTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 

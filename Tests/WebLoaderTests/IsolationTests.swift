@@ -84,7 +84,7 @@ import WebsiteDataStore
 
 /// Code that prefers the session's executor runs on the loop thread, and
 /// still runs once the loop has ended.
-@Suite(.timeLimit(.minutes(1))) struct LoopExecutorTests {
+@Suite(.timeLimit(.minutes(3))) struct LoopExecutorTests {
   @Test func loadsUnderThePreferenceAndAfterTheLoopEnded() async throws {
     let server = try TestServer.shared()
     let store = WebsiteDataStore.nonPersistent()

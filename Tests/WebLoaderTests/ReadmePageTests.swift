@@ -7,7 +7,7 @@ import WebsiteDataStore
 /// The README's scratch-session example, as a test: the same code against
 /// the loopback server (its host names resolved to 127.0.0.1 and its test CA
 /// trusted, which a real site does not need).
-@MainActor @Suite(.timeLimit(.minutes(1))) struct ReadmePageTests {
+@MainActor @Suite(.timeLimit(.minutes(3))) struct ReadmePageTests {
   @Test func scratchSession() async throws {
     let server = try TestServer.shared()
     let key = uniqueKey("readme")

@@ -259,7 +259,7 @@ import WebsiteDataStore
 
 /// The page's state is observable (Observation), and the default store is
 /// the `sitedata` tool's.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct WebPageStateTests {
+@MainActor @Suite(.timeLimit(.minutes(3))) struct WebPageStateTests {
   @Test func titleChangesAreObservable() async throws {
     let page = WebPage(configuration: .init(websiteDataStore: .nonPersistent()))
     let changed = Mutex(false)

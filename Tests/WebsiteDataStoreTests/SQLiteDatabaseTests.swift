@@ -64,7 +64,7 @@ struct SQLiteDatabaseTests {
     try await database.write { try $0.run("INSERT INTO t VALUES (1)") }
   }
 
-  @Test("Cancelling the calling task interrupts a long query", .timeLimit(.minutes(1)))
+  @Test("Cancelling the calling task interrupts a long query", .timeLimit(.minutes(3)))
   func cancellationInterrupts() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
@@ -91,7 +91,7 @@ struct SQLiteDatabaseTests {
     try await database.write { try $0.execute("CREATE TABLE after (x)") }
   }
 
-  @Test("A cancelled write is rolled back", .timeLimit(.minutes(1)))
+  @Test("A cancelled write is rolled back", .timeLimit(.minutes(3)))
   func cancelledWriteRollsBack() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
