@@ -26,12 +26,12 @@ enum StoreWorkloads {
   /// (`processResponse(setCookieLines:for:)`); lines that RFC 6265bis §5.7
   /// step 14 refuses are given whole when `importingShadows` (as
   /// ``Bench/setCookie(_:for:in:now:importingShadows:)`` does for the jar).
-  /// Returns how many were, and how many lines were not stored.
+  /// Returns how many were.
+  @discardableResult
   static func fill(
     _ store: HTTPCookieStore, with input: SetCookieLines, importingShadows: Bool
-  ) async -> (imports: Int, refused: Int) {
+  ) async -> Int {
     var imports = 0
-    var refused = 0
     for index in 0..<input.count {
       let context = CookieRequestContext.navigation(to: input.urls[index])
       let line = Array(input.file.bytes[input.headers[index]])
@@ -42,11 +42,9 @@ enum StoreWorkloads {
         (try? await store.setCookie(cookie))?.isAccepted == true
       {
         imports += 1
-      } else if !result.isAccepted {
-        refused += 1
       }
     }
-    return (imports, refused)
+    return imports
   }
 
   /// W2 through the store: filled untimed from the jar file, then timed
@@ -59,7 +57,7 @@ enum StoreWorkloads {
     let store = emptyStore()
     let cookies = store.httpCookieStore
     let before = residentBytes()
-    let (imports, _) = await fill(
+    let imports = await fill(
       cookies, with: SetCookieLines(path: jarFile), importingShadows: true)
     let count = await cookies.count
     let perCookie = count > 0 ? Double(residentBytes() - before) / Double(count) : 0
@@ -86,7 +84,7 @@ enum StoreWorkloads {
   static func ingest(_ input: SetCookieLines, expected: Int) async {
     let store = emptyStore()
     let start = ContinuousClock.now
-    _ = await fill(store.httpCookieStore, with: input, importingShadows: false)
+    await fill(store.httpCookieStore, with: input, importingShadows: false)
     let secs = Bench.seconds(since: start)
     Bench.result(
       "W3-store", n: input.count, secs: secs, unit: "cookies/s",
