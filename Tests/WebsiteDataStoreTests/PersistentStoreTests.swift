@@ -93,6 +93,7 @@ import Testing
     let store = try await Self.open(location, clock: clock)
     let secrets = [
       "zqxNameMarker", "zqxValueMarker", "zqxdomainmarker", "/zqxPathMarker", "zqxpartitionsite",
+      "zqxGoneMarker",
     ]
     let page = try store.url("https://www.zqxdomainmarker.com/zqxPathMarker/x")
     let top = try store.url("https://zqxpartitionsite.org/")
@@ -106,6 +107,12 @@ import Testing
     try await store.httpCookieStore.processResponse(
       setCookieHeaders: ["t=zqxValueMarker; Secure; Partitioned; SameSite=None; Max-Age=3600"],
       for: .subresource(page, topLevel: top))
+    // A removal record for other stores (Migrations/0005) seals what it keeps.
+    try await store.httpCookieStore.processResponse(
+      setCookieHeaders: [
+        "zqxGoneMarker=zqxValueMarker; Max-Age=3600", "zqxGoneMarker=; Max-Age=0",
+      ],
+      for: .navigation(to: page))
     #expect(await store.httpCookieStore.count == 3)
     await store.flush()
     let path = location.path

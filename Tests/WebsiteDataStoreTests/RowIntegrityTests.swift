@@ -109,7 +109,9 @@ import Testing
       }
     }
     let touched = batch
-    try await backend.database.write { connection in try touched.apply(to: connection) }
+    try await backend.database.write { connection in
+      try touched.apply(to: connection, sequence: 0)
+    }
     try await Support.close(store)
     let reopened = try await Support.open(location.path, key: location.key, create: false)
     #expect(await Support.values(reopened) == ["kept": "2"])

@@ -171,6 +171,18 @@ public struct CookieIdentity: Sendable, Hashable {
   public var isHostOnly: Bool
   public var path: String
   public var partitionKey: CookiePartitionKey?
+
+  /// Creates an identity.
+  public init(
+    name: String, domain: String, isHostOnly: Bool, path: String,
+    partitionKey: CookiePartitionKey?
+  ) {
+    self.name = name
+    self.domain = domain
+    self.isHostOnly = isHostOnly
+    self.path = path
+    self.partitionKey = partitionKey
+  }
 }
 
 extension Cookie: CustomStringConvertible, CustomDebugStringConvertible {

@@ -7,8 +7,8 @@ package struct HSTSLoad: Sendable {
   /// Row ids whose ciphertext failed to open (altered, swapped) or whose
   /// columns are invalid: reported, skipped, kept on disk.
   package var damagedRows: [Int64]
-  /// SQLite's `data_version` when the load was read.
-  package var dataVersion: Int64
+  /// Where in the store's change sequence of HSTS entries the load was read.
+  package var cursor: ChangeCursor
 }
 
 /// One write to the `hsts` table (Migrations/0002_hsts.sql).
@@ -27,8 +27,10 @@ package enum HSTSRowOperation: Sendable, Hashable {
 }
 
 /// What a persistent backend does for an ``HSTSStore``: load the entries,
-/// then write every change in the order the store made it. A write is
-/// acknowledged only after it has committed.
+/// write every change in the order the store made it, and say whether
+/// others committed since a cursor. A write is acknowledged only after it
+/// has committed. The table is small (one row per host that sent the
+/// header), so catching up reloads it.
 ///
 /// The non-persistent store has no backend; the SQLite backend conforms.
 package protocol HSTSPersistence: Sendable {
@@ -40,11 +42,8 @@ package protocol HSTSPersistence: Sendable {
   func enqueue(_ operations: [HSTSRowOperation]) -> Task<Void, any Error>
   /// Waits until every queued write has been attempted.
   func drain() async
-  /// A fresh load when another process committed since the last accepted
-  /// load; `nil` otherwise.
-  func externalChanges() async throws -> HSTSLoad?
-  /// Records that the store now reflects `load`.
-  func accept(_ load: HSTSLoad)
-  /// Forgets the accepted load: the next ``externalChanges()`` reloads.
-  func invalidate()
+  /// A fresh load when others committed after `cursor` (or `cursor` is
+  /// `nil`), once this store's queued writes have been attempted; `nil`
+  /// when nobody else did.
+  func changes(since cursor: ChangeCursor?) async throws -> HSTSLoad?
 }

@@ -23,6 +23,8 @@ public actor HSTSStore {
   /// Bumped whenever the table changes, so a reload never overwrites a
   /// change made while it was being read.
   private var generation: UInt64 = 0
+  /// Where the table has caught up with the backend; `nil`: reload.
+  private var cursor: ChangeCursor?
 
   /// The domain facts (public suffix list, IDNA) the store uses.
   public nonisolated let domainFacts: any DomainFacts
@@ -41,7 +43,7 @@ public actor HSTSStore {
     self.clock = clock
     self.domainFacts = domainFacts
     self.persistence = persistence
-    if let initialLoad { persistence?.accept(initialLoad) }
+    cursor = initialLoad?.cursor
   }
 
   // MARK: - Reading
@@ -192,12 +194,12 @@ public actor HSTSStore {
     do {
       try await persistence.enqueue(operations).value
     } catch {
-      persistence.invalidate()
+      cursor = nil
       await syncWithDisk()
       throw error
     }
     if !bulk.isEmpty {
-      persistence.invalidate()
+      cursor = nil
       await syncWithDisk()
     }
   }
@@ -211,17 +213,17 @@ public actor HSTSStore {
     _ = persistence.enqueue(operations(changes))
   }
 
-  /// Picks up what another process committed to the same store since this
-  /// store last looked (SQLite's `data_version`).
+  /// Picks up what others committed to the same backend since this store
+  /// last caught up (``HSTSPersistence/changes(since:)``).
   private func syncWithDisk() async {
     guard let persistence else { return }
     let before = generation
-    guard let load = try? await persistence.externalChanges() else { return }
+    guard let load = try? await persistence.changes(since: cursor) else { return }
     // Another call of this actor changed the table meanwhile: later.
     guard before == generation else { return }
     table = HSTSEntryTable(entries: load.entries)
     damagedRecordCount = load.damagedRows.count
     generation &+= 1
-    persistence.accept(load)
+    cursor = load.cursor
   }
 }

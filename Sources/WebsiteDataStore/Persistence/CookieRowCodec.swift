@@ -218,7 +218,7 @@ final class CookieRowCodec {
   // MARK: - Buffers
 
   /// The scratch buffer, grown to at least `count` bytes.
-  private func reserveScratch(_ count: Int) -> UnsafeMutableRawBufferPointer {
+  func reserveScratch(_ count: Int) -> UnsafeMutableRawBufferPointer {
     if scratch.count < count {
       OPENSSL_cleanse(scratch.baseAddress, scratch.count)
       scratch.deallocate()
@@ -245,7 +245,7 @@ final class CookieRowCodec {
 
   /// Writes fields into a buffer at least as large as the sum of their
   /// `bound`s: each a LEB128 byte count, then the UTF-8 bytes.
-  private struct Encoder {
+  struct Encoder {
     let base: UnsafeMutablePointer<UInt8>
     var count = 0
 
@@ -302,7 +302,7 @@ final class CookieRowCodec {
   }
 
   /// Reads the length-prefixed fields back.
-  private struct FieldReader {
+  struct FieldReader {
     let bytes: UnsafeRawBufferPointer
     var offset = 0
 
@@ -349,6 +349,12 @@ final class CookieRowCodec {
         index += 1
       }
       return high & 0x8080_8080_8080_8080 == 0
+    }
+
+    mutating func byte() throws -> UInt8 {
+      guard offset < bytes.count else { throw Self.damaged }
+      defer { offset += 1 }
+      return bytes[offset]
     }
 
     mutating func partition() throws -> CookiePartitionKey? {

@@ -31,7 +31,8 @@ enum CookieRowSealUpgrade {
           batch.operations.append(.upsert(try codec.appendRow(for: cookie, to: &batch)))
         }
       }
-      try batch.apply(to: connection)
+      try batch.apply(
+        to: connection, sequence: try SQLiteChangeSequence.next(.cookies, on: connection))
       try connection.run("DELETE FROM store_meta WHERE key = ?", [.text(marker)])
     }
   }

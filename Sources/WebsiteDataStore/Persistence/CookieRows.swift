@@ -7,24 +7,40 @@ enum CookieColumns {
     "identity_hash, sealed, host_only, secure, http_only, same_site, expires, created,"
     + " last_access, last_update, source_scheme, source_port, source"
 
-  /// Inserts a row, or updates every column of the row with its identity.
+  /// Inserts a row, or updates every column of the row with its identity;
+  /// parameter 14 is the transaction's change number.
   static let upsertSQL =
-    "INSERT INTO cookies (\(list)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    "INSERT INTO cookies (\(list), change_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
     + " ON CONFLICT(identity_hash) DO UPDATE SET sealed = excluded.sealed,"
     + " host_only = excluded.host_only, secure = excluded.secure,"
     + " http_only = excluded.http_only, same_site = excluded.same_site,"
     + " expires = excluded.expires, created = excluded.created,"
     + " last_access = excluded.last_access, last_update = excluded.last_update,"
     + " source_scheme = excluded.source_scheme, source_port = excluded.source_port,"
-    + " source = excluded.source"
+    + " source = excluded.source, change_seq = excluded.change_seq"
   static let deleteSQL = "DELETE FROM cookies WHERE identity_hash = ?"
   static let touchSQL =
     "UPDATE cookies SET sealed = ?2, last_access = ?9 WHERE identity_hash = ?1"
     + " AND host_only = ?3 AND secure = ?4 AND http_only = ?5 AND same_site = ?6"
     + " AND expires IS ?7 AND created = ?8 AND last_update = ?10 AND source_scheme = ?11"
     + " AND source_port IS ?12 AND source = ?13"
-  /// Every row in row-id order (see ``CookieRowSnapshot/read(_:)``).
-  static let selectSQL = "SELECT id, \(list) FROM cookies"
+  /// Records a removal for other stores (parameters: identity hash, change
+  /// number, cause, sealed identity).
+  static let recordRemovalSQL =
+    "INSERT OR REPLACE INTO cookie_removals (identity_hash, change_seq, cause, sealed)"
+    + " VALUES (?, ?, ?, ?)"
+  /// Every row in row-id order (see ``CookieRowSnapshot/read(_:)``), with
+  /// its change number last.
+  static let selectSQL = "SELECT id, \(list), change_seq FROM cookies"
+  /// The rows changed after a change number, in row-id order.
+  static let selectChangedSQL = selectSQL + " WHERE change_seq > ? ORDER BY id"
+  /// The removals recorded after a change number whose identity has no row
+  /// now: one that has was set again after its removal (perhaps by the
+  /// reader itself, whose own rows it does not read back).
+  static let selectRemovalsSQL =
+    "SELECT identity_hash, change_seq, cause, sealed FROM cookie_removals AS r"
+    + " WHERE change_seq > ? AND NOT EXISTS"
+    + " (SELECT 1 FROM cookies AS c WHERE c.identity_hash = r.identity_hash)"
 }
 
 /// One write batch with its values already sealed: the statements to run in
@@ -35,8 +51,9 @@ struct CookieRowBatch: Sendable {
   enum Operation: Sendable {
     /// Insert or replace row `index` of ``rows``.
     case upsert(Int)
-    /// Delete the row with this identity hash.
-    case delete(RowHash)
+    /// Delete the row of removal `index` of ``removals`` and record the
+    /// removal for other stores.
+    case remove(Int)
     /// Give the row with the identity of row `index` of ``rows`` that row's
     /// sealed blob and last-access time, if it still holds exactly that
     /// row's other columns (another process may have replaced or deleted
@@ -57,7 +74,12 @@ struct CookieRowBatch: Sendable {
   /// The sealed blobs of ``rows``, back to back.
   var sealed: [UInt8] = []
   var rows: [Row] = []
+  /// The sealed identities of removed cookies.
+  var removals: [CookieRemovalRow] = []
   var operations: [Operation] = []
+  /// Whether the batch removes data on request: its transaction also drops
+  /// every removal record, so nothing of a deleted cookie stays in the table.
+  var erases = false
 
   /// Room for `count` rows of about 100 sealed bytes.
   init(capacity count: Int = 0) {
@@ -66,13 +88,21 @@ struct CookieRowBatch: Sendable {
     operations.reserveCapacity(count)
   }
 
-  var isEmpty: Bool { operations.isEmpty }
+  var isEmpty: Bool { operations.isEmpty && !erases }
 
-  /// Runs the statements in order, inside the caller's transaction. Each
-  /// statement is prepared once per batch and reused (bind, step, reset).
-  func apply(to connection: SQLiteConnection) throws {
+  /// Whether the batch changes records (anything but refreshed access
+  /// times), so that its transaction takes a change number.
+  var changesRecords: Bool {
+    erases || operations.contains { if case .touch = $0 { false } else { true } }
+  }
+
+  /// Runs the statements in order, inside the caller's transaction, whose
+  /// change number is `sequence` (``SQLiteChangeSequence``). Each statement
+  /// is prepared once per batch and reused (bind, step, reset).
+  func apply(to connection: SQLiteConnection, sequence: Int64) throws {
     var upsert: SQLiteStatement?
     var delete: SQLiteStatement?
+    var record: SQLiteStatement?
     var touch: SQLiteStatement?
     try sealed.withUnsafeBytes { sealed in
       for operation in operations {
@@ -81,12 +111,21 @@ struct CookieRowBatch: Sendable {
           let statement = try upsert ?? connection.prepare(CookieColumns.upsertSQL)
           upsert = statement
           try bind(rows[index], sealed: sealed, to: statement)
+          try statement.bind(sequence, at: 14)
           try statement.run()
-        case .delete(let identity):
+        case .remove(let index):
+          let removal = removals[index]
           let statement = try delete ?? connection.prepare(CookieColumns.deleteSQL)
           delete = statement
-          try identity.withUnsafeBytes { try statement.bind(bytes: $0, at: 1) }
+          try removal.identityHash?.withUnsafeBytes { try statement.bind(bytes: $0, at: 1) }
           try statement.run()
+          let recording = try record ?? connection.prepare(CookieColumns.recordRemovalSQL)
+          record = recording
+          try recording.bind([
+            .blob(removal.identityHash?.bytes ?? []), .integer(sequence),
+            .integer(removal.cause), .blob(removal.sealed),
+          ])
+          try recording.run()
         case .touch(let index):
           let statement = try touch ?? connection.prepare(CookieColumns.touchSQL)
           touch = statement
@@ -94,6 +133,10 @@ struct CookieRowBatch: Sendable {
           try statement.run()
         }
       }
+    }
+    if erases {
+      try connection.execute("DELETE FROM cookie_removals")
+      try SQLiteChangeSequence.raiseRemovalFloor(.cookies, to: sequence, on: connection)
     }
   }
 
@@ -184,27 +227,70 @@ struct CookieRowSnapshot: Sendable {
         snapshot.rows.reserveCapacity(chunkRows)
         snapshot.sealed.reserveCapacity(chunkRows * 112)
       }
-      let start = snapshot.sealed.count
-      let sealedCount =
-        row.withBlob(at: 2) { blob in
-          snapshot.sealed.append(contentsOf: blob)
-          return blob.count
-        } ?? -1
-      let created = row.double(at: 8)
+      let created = snapshot.append(row)
       if created < lastCreated { sorted = false }
       lastCreated = created
-      snapshot.rows.append(
-        Row(
-          id: row.int64(at: 0), identity: row.withBlob(at: 1) { RowHash(bytes: $0) } ?? nil,
-          sealedStart: start, sealedCount: sealedCount,
-          columns: CookieRowColumns(
-            isHostOnly: row.bool(at: 3), isSecure: row.bool(at: 4), isHTTPOnly: row.bool(at: 5),
-            sameSite: row.int64(at: 6), expires: row.isNull(at: 7) ? nil : row.double(at: 7),
-            created: created, lastAccess: row.double(at: 9), lastUpdate: row.double(at: 10),
-            sourceScheme: row.int64(at: 11),
-            sourcePort: row.isNull(at: 12) ? nil : row.int64(at: 12), source: row.int64(at: 13))))
     }
     if !snapshot.rows.isEmpty || chunkRows == .max { send(snapshot) }
     return sorted
+  }
+
+  /// The rows whose change number is after `cursor` and not one of `own`'s
+  /// (inside the caller's transaction), in row-id order.
+  static func readChanged(
+    _ connection: SQLiteConnection, after cursor: ChangeCursor, excluding own: OwnCommits
+  ) throws -> CookieRowSnapshot {
+    var snapshot = CookieRowSnapshot()
+    let statement = try connection.prepare(CookieColumns.selectChangedSQL)
+    try statement.bind(cursor.sequence, at: 1)
+    try statement.forEachRow { row in
+      guard !own.contains(row.int64(at: 14)) else { return }
+      _ = snapshot.append(row)
+    }
+    return snapshot
+  }
+
+  /// Appends the current row of a ``CookieColumns/selectSQL`` statement;
+  /// returns its creation time.
+  private mutating func append(_ row: SQLiteStatement) -> Double {
+    let start = sealed.count
+    let sealedCount =
+      row.withBlob(at: 2) { blob in
+        sealed.append(contentsOf: blob)
+        return blob.count
+      } ?? -1
+    let created = row.double(at: 8)
+    rows.append(
+      Row(
+        id: row.int64(at: 0), identity: row.withBlob(at: 1) { RowHash(bytes: $0) } ?? nil,
+        sealedStart: start, sealedCount: sealedCount,
+        columns: CookieRowColumns(
+          isHostOnly: row.bool(at: 3), isSecure: row.bool(at: 4), isHTTPOnly: row.bool(at: 5),
+          sameSite: row.int64(at: 6), expires: row.isNull(at: 7) ? nil : row.double(at: 7),
+          created: created, lastAccess: row.double(at: 9), lastUpdate: row.double(at: 10),
+          sourceScheme: row.int64(at: 11),
+          sourcePort: row.isNull(at: 12) ? nil : row.int64(at: 12), source: row.int64(at: 13))))
+    return created
+  }
+}
+
+/// The removals other stores recorded after a change number.
+enum CookieRemovalRows {
+  /// The removal rows after `cursor` not made by `own` (inside the caller's
+  /// transaction).
+  static func read(
+    _ connection: SQLiteConnection, after cursor: ChangeCursor, excluding own: OwnCommits
+  ) throws -> [CookieRemovalRow] {
+    var rows: [CookieRemovalRow] = []
+    let statement = try connection.prepare(CookieColumns.selectRemovalsSQL)
+    try statement.bind(cursor.sequence, at: 1)
+    try statement.forEachRow { row in
+      guard !own.contains(row.int64(at: 1)) else { return }
+      rows.append(
+        CookieRemovalRow(
+          identityHash: row.withBlob(at: 0) { RowHash(bytes: $0) } ?? nil,
+          cause: row.int64(at: 2), sealed: row.blob(at: 3) ?? []))
+    }
+    return rows
   }
 }

@@ -9,13 +9,15 @@ import Synchronization
 /// its jar is the order in which changes reach SQLite, whatever the actor's
 /// reentrancy. Thread-safe: all state is in a `Mutex`.
 final class CookieWriteQueue: Sendable {
-  /// Writes one batch of changes (and refreshed access times) durably.
-  typealias Writer = @Sendable ([CookieChange], [Cookie]) async throws -> Void
+  /// Writes one batch of changes (and refreshed access times) durably;
+  /// the flag says whether the batch erases (``CookiePersistence/enqueue(_:accessed:erasing:acknowledged:)``).
+  typealias Writer = @Sendable ([CookieChange], [Cookie], Bool) async throws -> Void
 
   private struct Batch {
     let id: UInt64
     let changes: [CookieChange]
     let accessed: [Cookie]
+    let erasing: Bool
     let acknowledged: Bool
   }
 
@@ -35,12 +37,16 @@ final class CookieWriteQueue: Sendable {
 
   /// Queues changes; returns the ticket to wait on. `acknowledged: false`
   /// for writes nobody waits for (refreshed access times on reads).
-  func enqueue(_ changes: [CookieChange], accessed: [Cookie], acknowledged: Bool = true) -> UInt64 {
+  func enqueue(
+    _ changes: [CookieChange], accessed: [Cookie], erasing: Bool = false, acknowledged: Bool = true
+  ) -> UInt64 {
     let (id, startFlusher) = state.withLock { state -> (UInt64, Bool) in
       let id = state.nextID
       state.nextID += 1
       state.pending.append(
-        Batch(id: id, changes: changes, accessed: accessed, acknowledged: acknowledged))
+        Batch(
+          id: id, changes: changes, accessed: accessed, erasing: erasing,
+          acknowledged: acknowledged))
       let start = !state.flushing
       state.flushing = true
       return (id, start)
@@ -94,9 +100,11 @@ final class CookieWriteQueue: Sendable {
         // One batch (a bulk import, a quiet store) is passed as it is: no
         // copy of its changes.
         if batches.count == 1 {
-          try await writer(batches[0].changes, batches[0].accessed)
+          try await writer(batches[0].changes, batches[0].accessed, batches[0].erasing)
         } else {
-          try await writer(batches.flatMap(\.changes), batches.flatMap(\.accessed))
+          try await writer(
+            batches.flatMap(\.changes), batches.flatMap(\.accessed),
+            batches.contains(where: \.erasing))
         }
         outcome = .success(())
       } catch let error as WebsiteDataStoreError {

@@ -3,7 +3,11 @@ import Foundation
 import Synchronization
 
 /// The encrypted SQLite backend of a persistent store: loads the cookies,
-/// writes changes with group commit, notices other processes' commits.
+/// writes changes with group commit, and reads what other stores on the
+/// file (other processes) committed since a cursor: every write
+/// transaction takes the next number of the file's change sequence
+/// (``SQLiteChangeSequence``) and marks its rows and removal records with
+/// it, so a store applies only the rows others changed.
 ///
 /// Thread-safe: the shared codec (OpenSSL contexts) is used under a lock
 /// (``LockedCodec``); loads and large writes make codecs of their own for
@@ -19,8 +23,9 @@ final class SQLiteCookieBackend: CookiePersistence {
   let keepsSessionCookies: Bool
   /// The codec of the store's rows; shared with ``SQLiteHSTSBackend``.
   let codec: LockedCodec
-  private let seenDataVersion = Mutex<Int64?>(nil)
   private let queue: CookieWriteQueue
+  /// This backend's commits, left out of ``changes(since:)``.
+  private let own = OwnCommits()
 
   /// - Parameter facts: unused: rows carry no site column (removal by site
   ///   deletes the site's cookies by identity), so the backend needs no
@@ -33,10 +38,11 @@ final class SQLiteCookieBackend: CookiePersistence {
     self.keepsSessionCookies = keepsSessionCookies
     let codec = LockedCodec(CookieRowCodec(keys: keys))
     self.codec = codec
-    queue = CookieWriteQueue { changes, accessed in
+    let own = own
+    queue = CookieWriteQueue { changes, accessed, erasing in
       try await Self.write(
-        changes: changes, accessed: accessed, database: database, codec: codec,
-        keepsSessionCookies: keepsSessionCookies)
+        changes: changes, accessed: accessed, erasing: erasing, database: database,
+        codec: codec, own: own, keepsSessionCookies: keepsSessionCookies)
     }
   }
 
@@ -49,13 +55,13 @@ final class SQLiteCookieBackend: CookiePersistence {
 
   func loadCookies() async throws -> CookieLoad {
     let (chunks, continuation) = AsyncStream.makeStream(of: CookieRowSnapshot.self)
-    async let reading = database.read { connection -> (version: Int64, sorted: Bool) in
+    async let reading = database.read { connection -> (cursor: ChangeCursor, sorted: Bool) in
       defer { continuation.finish() }
-      let version = try connection.dataVersion()
+      let position = try SQLiteChangeSequence.position(.cookies, on: connection)
       let sorted = try CookieRowSnapshot.read(connection, chunkRows: Self.loadChunkRows) {
         continuation.yield($0)
       }
-      return (version, sorted)
+      return (position.latest, sorted)
     }
     let keys = codec.withLock { $0.keys }
     let parts = try await withThrowingTaskGroup(of: (Int, OpenedRows).self) { group in
@@ -69,8 +75,8 @@ final class SQLiteCookieBackend: CookiePersistence {
       for try await (index, part) in group { parts[index] = part }
       return parts.compactMap { $0 }
     }
-    let (version, sorted) = try await reading
-    return CookieLoad(merging: parts, sorted: sorted, dataVersion: version)
+    let (cursor, sorted) = try await reading
+    return CookieLoad(merging: parts, sorted: sorted, cursor: cursor)
   }
 
   /// The cookies opened from one chunk of rows, with the row id of each, and
@@ -120,29 +126,66 @@ final class SQLiteCookieBackend: CookiePersistence {
     }
   }
 
-  func externalChanges() async throws -> CookieLoad? {
+  func changes(since cursor: ChangeCursor?) async throws -> CookieSync {
     await queue.drain()
-    let version = try await database.withConnection { try $0.dataVersion() }
-    if let seen = seenDataVersion.withLock({ $0 }), seen == version { return nil }
-    return try await loadCookies()
+    let own = own
+    let read = try await database.read { connection -> ChangedRows? in
+      let position = try SQLiteChangeSequence.position(.cookies, on: connection)
+      switch SQLiteChangeSequence.need(from: cursor, at: position, own: own) {
+      case .everything: return nil
+      case .nothing: return ChangedRows(cursor: position.latest)
+      case .after(let cursor):
+        return ChangedRows(
+          rows: try CookieRowSnapshot.readChanged(connection, after: cursor, excluding: own),
+          removals: try CookieRemovalRows.read(connection, after: cursor, excluding: own),
+          cursor: position.latest)
+      }
+    }
+    guard let read else { return .reload(try await loadCookies()) }
+    guard !read.rows.rows.isEmpty || !read.removals.isEmpty else { return .upToDate }
+    return .delta(codec.withLock { read.opened(with: $0) })
   }
 
-  func accept(_ load: CookieLoad) { seenDataVersion.withLock { $0 = load.dataVersion } }
+  /// The rows and removal records others committed after a cursor, as
+  /// stored (sealed).
+  struct ChangedRows: Sendable {
+    var rows = CookieRowSnapshot()
+    var removals: [CookieRemovalRow] = []
+    var cursor: ChangeCursor
 
-  func invalidate() { seenDataVersion.withLock { $0 = nil } }
+    /// The delta they make, opened with `codec`; rows and removals that do
+    /// not open are counted as damaged.
+    func opened(with codec: CookieRowCodec) -> CookieDelta {
+      var delta = CookieDelta(cookies: [], removals: [], damagedRows: [], cursor: cursor)
+      rows.sealed.withUnsafeBytes { sealed in
+        for row in rows.rows {
+          do {
+            delta.cookies.append(try codec.cookie(row, sealed: sealed, seal: .allColumns))
+          } catch {
+            delta.damagedRows.append(row.id)
+          }
+        }
+      }
+      for removal in removals {
+        if let opened = try? codec.removal(removal) {
+          delta.removals.append(opened)
+        } else {
+          delta.damagedRemovals += 1
+        }
+      }
+      return delta
+    }
+  }
 
   // MARK: - Writing
 
-  func enqueue(_ changes: [CookieChange], accessed: [Cookie], acknowledged: Bool) -> UInt64 {
-    queue.enqueue(changes, accessed: accessed, acknowledged: acknowledged)
+  func enqueue(_ changes: [CookieChange], accessed: [Cookie], erasing: Bool, acknowledged: Bool)
+    -> UInt64
+  {
+    queue.enqueue(changes, accessed: accessed, erasing: erasing, acknowledged: acknowledged)
   }
 
   func wait(_ ticket: UInt64) async throws { try await queue.wait(ticket) }
-
-  func purge() async throws {
-    await queue.drain()
-    _ = try await database.withConnection { try $0.checkpoint(.truncate) }
-  }
 
   /// The current data key.
   var dataKey: SecretBytes { codec.withLock { $0.dataKey } }
@@ -171,6 +214,9 @@ final class SQLiteCookieBackend: CookiePersistence {
     try await database.withConnection { connection in
       let replacement = try CookieRowCodec(keys: newCodec.withLock { $0.keys })
       try connection.transaction(.immediate) {
+        // Every row changes, and the removal records are sealed under the
+        // old key: they go, and other stores reload (``SQLiteChangeSequence``).
+        let sequence = try SQLiteChangeSequence.next(.cookies, on: connection)
         let snapshot = try CookieRowSnapshot.read(connection)
         var readable: [(Int64, Cookie)] = []
         oldCodec.withLock { codec in
@@ -193,8 +239,9 @@ final class SQLiteCookieBackend: CookiePersistence {
             batch.operations.append(.upsert(try codec.appendRow(for: cookie, to: &batch)))
           }
         }
+        batch.erases = true
         try Self.withBulkCache(connection, rows: batch.rows.count) {
-          try batch.apply(to: connection)
+          try batch.apply(to: connection, sequence: sequence)
         }
         try oldCodec.withLock { old in
           try newCodec.withLock { new in try resealing(connection, old, new) }
@@ -216,22 +263,43 @@ final class SQLiteCookieBackend: CookiePersistence {
   static let pipelineChunk = 2048
 
   /// Writes one batch of changes (and refreshed access times) in one
-  /// transaction, in order; returns once it committed.
+  /// transaction, in order, under the next number of the change sequence
+  /// (recorded in `own`); returns once it committed. An erasing batch then
+  /// truncates the journal, so no removed row lingers in it.
   static func write(
-    changes: [CookieChange], accessed: [Cookie], database: SQLiteDatabase, codec: LockedCodec,
-    keepsSessionCookies: Bool
+    changes: [CookieChange], accessed: [Cookie], erasing: Bool, database: SQLiteDatabase,
+    codec: LockedCodec, own: OwnCommits, keepsSessionCookies: Bool
+  ) async throws {
+    try await writeRows(
+      changes: changes, accessed: accessed, erasing: erasing, database: database, codec: codec,
+      own: own, keepsSessionCookies: keepsSessionCookies)
+    if erasing { _ = try await database.withConnection { try $0.checkpoint(.truncate) } }
+  }
+
+  /// The transaction of ``write(changes:accessed:erasing:database:codec:own:keepsSessionCookies:)``.
+  private static func writeRows(
+    changes: [CookieChange], accessed: [Cookie], erasing: Bool, database: SQLiteDatabase,
+    codec: LockedCodec, own: OwnCommits, keepsSessionCookies: Bool
   ) async throws {
     guard changes.count >= pipelineThreshold, ProcessInfo.processInfo.activeProcessorCount > 1
     else {
       let batch = try codec.withLock { codec in
-        try seal(
+        var batch = try seal(
           changes: changes[...], accessed: accessed, codec: codec,
           keepsSessionCookies: keepsSessionCookies)
+        batch.erases = erasing
+        return batch
       }
       guard !batch.isEmpty else { return }
-      try await database.write { connection in
+      guard batch.changesRecords else {
+        // Refreshed access times alone take no change number.
+        try await database.write { try batch.apply(to: $0, sequence: 0) }
+        return
+      }
+      try await SQLiteChangeSequence.commit(.cookies, on: database, own: own) {
+        connection, sequence in
         try Self.withBulkCache(connection, rows: batch.rows.count) {
-          try batch.apply(to: connection)
+          try batch.apply(to: connection, sequence: sequence)
         }
       }
       return
@@ -246,9 +314,10 @@ final class SQLiteCookieBackend: CookiePersistence {
         var start = changes.startIndex
         while start < changes.endIndex {
           let end = min(start + pipelineChunk, changes.endIndex)
-          let chunk = try seal(
+          var chunk = try seal(
             changes: changes[start..<end], accessed: end == changes.endIndex ? accessed : [],
             codec: codec, keepsSessionCookies: keepsSessionCookies)
+          chunk.erases = erasing && end == changes.endIndex
           guard channel.send(chunk) else { return }
           start = end
         }
@@ -258,9 +327,12 @@ final class SQLiteCookieBackend: CookiePersistence {
       }
     }
     do {
-      try await database.write { connection in
+      try await SQLiteChangeSequence.commit(.cookies, on: database, own: own) {
+        connection, sequence in
         try Self.withBulkCache(connection, rows: changes.count) {
-          while let chunk = try channel.receive() { try chunk.apply(to: connection) }
+          while let chunk = try channel.receive() {
+            try chunk.apply(to: connection, sequence: sequence)
+          }
         }
       }
     } catch {
@@ -272,7 +344,9 @@ final class SQLiteCookieBackend: CookiePersistence {
   }
 
   /// Seals changes into statements, in order. Session cookies are written
-  /// only when the store keeps them; removals always delete.
+  /// only when the store keeps them; removals always delete, and record the
+  /// removal for other stores, but for a cookie overwritten by a twin that
+  /// is written next: the twin's upsert replaces its row.
   private static func seal(
     changes: ArraySlice<CookieChange>, accessed: [Cookie], codec: CookieRowCodec,
     keepsSessionCookies: Bool
@@ -281,10 +355,20 @@ final class SQLiteCookieBackend: CookiePersistence {
     try changes.withUnsafeBufferPointer { changes in
       // Through a pointer: no copy of each change (and no retain of its
       // strings, whose reference counts are cold after a large import).
-      for change in changes.indices.lazy.map({ changes.baseAddress! + $0 }) {
+      func isWritten(_ cookie: Cookie) -> Bool { keepsSessionCookies || !cookie.isSession }
+      for index in changes.indices {
+        let change = changes.baseAddress! + index
         if change.pointee.isRemoval {
-          batch.operations.append(.delete(try codec.identityHash(change.pointee.cookie.identity)))
-        } else if keepsSessionCookies || !change.pointee.cookie.isSession {
+          if change.pointee.cause == .overwritten, index + 1 < changes.count,
+            changes[index + 1].cause == .inserted, isWritten(changes[index + 1].cookie),
+            changes[index + 1].cookie.identity == change.pointee.cookie.identity
+          {
+            continue
+          }
+          batch.removals.append(
+            try codec.removalRow(for: change.pointee.cookie.identity, cause: change.pointee.cause))
+          batch.operations.append(.remove(batch.removals.count - 1))
+        } else if isWritten(change.pointee.cookie) {
           batch.operations.append(
             .upsert(try codec.appendRow(for: change.pointee.cookie, to: &batch)))
         }
@@ -322,7 +406,7 @@ extension CookieLoad {
   /// The load made of chunks opened in row-id order: concatenated, then
   /// sorted by creation time and row id unless the rows were already in
   /// that order.
-  init(merging parts: [SQLiteCookieBackend.OpenedRows], sorted: Bool, dataVersion: Int64) {
+  init(merging parts: [SQLiteCookieBackend.OpenedRows], sorted: Bool, cursor: ChangeCursor) {
     let total = parts.reduce(0) { $0 + $1.count }
     var cookies = [Cookie](unsafeUninitializedCapacity: total) { buffer, initialized in
       for part in parts {
@@ -337,6 +421,6 @@ extension CookieLoad {
       }
       cookies = order.map { cookies[$0] }
     }
-    self.init(cookies: cookies, damagedRows: parts.flatMap(\.damaged), dataVersion: dataVersion)
+    self.init(cookies: cookies, damagedRows: parts.flatMap(\.damaged), cursor: cursor)
   }
 }

@@ -9,15 +9,16 @@ import Synchronization
 /// Writes are queued in the order the store made them and run one
 /// transaction each on the database actor's thread, where the rows are also
 /// sealed (never on the cooperative pool); each is acknowledged only after
-/// it committed. Other processes' commits are noticed through SQLite's
-/// `data_version`.
+/// it committed. Each write takes the next number of the file's HSTS change
+/// sequence (``SQLiteChangeSequence``), so another store notices it.
 ///
-/// Thread-safe: the seen version and the write queue's tail are in `Mutex`es;
+/// Thread-safe: the own commits and the write queue's tail are in `Mutex`es;
 /// the codec is used under its lock.
 final class SQLiteHSTSBackend: HSTSPersistence {
   let database: SQLiteDatabase
   private let codec: LockedCodec
-  private let seenDataVersion = Mutex<Int64?>(nil)
+  /// This backend's commits, which ``changes(since:)`` does not report.
+  private let own = OwnCommits()
   /// The last queued write; each write waits for the one before it.
   private let tail = Mutex<Task<Void, Never>?>(nil)
 
@@ -31,7 +32,7 @@ final class SQLiteHSTSBackend: HSTSPersistence {
   func loadEntries() async throws -> HSTSLoad {
     let codec = codec
     return try await database.read { connection in
-      let version = try connection.dataVersion()
+      let position = try SQLiteChangeSequence.position(.hsts, on: connection)
       let rows = try Self.readRows(connection)
       var entries: [HSTSEntry] = []
       var damaged: [Int64] = []
@@ -44,31 +45,32 @@ final class SQLiteHSTSBackend: HSTSPersistence {
           }
         }
       }
-      return HSTSLoad(entries: entries, damagedRows: damaged, dataVersion: version)
+      return HSTSLoad(entries: entries, damagedRows: damaged, cursor: position.latest)
     }
   }
 
-  func externalChanges() async throws -> HSTSLoad? {
+  func changes(since cursor: ChangeCursor?) async throws -> HSTSLoad? {
     await drain()
-    let version = try await database.withConnection { try $0.dataVersion() }
-    if let seen = seenDataVersion.withLock({ $0 }), seen == version { return nil }
+    let own = own
+    let need = try await database.read { connection in
+      SQLiteChangeSequence.need(
+        from: cursor, at: try SQLiteChangeSequence.position(.hsts, on: connection), own: own)
+    }
+    if case .nothing = need { return nil }
     return try await loadEntries()
   }
-
-  func accept(_ load: HSTSLoad) { seenDataVersion.withLock { $0 = load.dataVersion } }
-
-  func invalidate() { seenDataVersion.withLock { $0 = nil } }
 
   // MARK: - Writing
 
   func enqueue(_ operations: [HSTSRowOperation]) -> Task<Void, any Error> {
     let database = database
     let codec = codec
+    let own = own
     return tail.withLock { tail in
       let previous = tail
       let write = Task {
         await previous?.value
-        try await Self.write(operations, database: database, codec: codec)
+        try await Self.write(operations, database: database, codec: codec, own: own)
       }
       tail = Task { _ = await write.result }
       return write
@@ -84,10 +86,11 @@ final class SQLiteHSTSBackend: HSTSPersistence {
   /// it (best effort: a reader of another process may hold it, and a later
   /// checkpoint does it).
   private static func write(
-    _ operations: [HSTSRowOperation], database: SQLiteDatabase, codec: LockedCodec
+    _ operations: [HSTSRowOperation], database: SQLiteDatabase, codec: LockedCodec,
+    own: OwnCommits
   ) async throws {
     guard !operations.isEmpty else { return }
-    try await database.write { connection in
+    try await SQLiteChangeSequence.commit(.hsts, on: database, own: own) { connection, _ in
       try apply(operations, codec: codec, to: connection)
     }
     if operations.contains(where: { if case .upsert = $0 { false } else { true } }) {
@@ -173,6 +176,7 @@ final class SQLiteHSTSBackend: HSTSPersistence {
     _ connection: SQLiteConnection, from old: CookieRowCodec, to new: CookieRowCodec,
     site: (String) -> String
   ) throws {
+    _ = try SQLiteChangeSequence.next(.hsts, on: connection)
     let update = try connection.prepare(
       "UPDATE hsts SET host_hash = ?, site_hash = ?, sealed = ? WHERE id = ?")
     for row in try readRows(connection) {

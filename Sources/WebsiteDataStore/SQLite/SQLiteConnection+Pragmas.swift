@@ -81,13 +81,6 @@ extension SQLiteConnection {
     Int(try integerPragma("PRAGMA page_count"))
   }
 
-  /// `PRAGMA data_version`: a number that changes when another connection
-  /// (in this or another process) commits to the database, so a reader can
-  /// notice that its cached view is stale. Its own commits do not change it.
-  package func dataVersion() throws -> Int64 {
-    try integerPragma("PRAGMA data_version")
-  }
-
   /// `PRAGMA user_version`: an integer the application keeps in the file
   /// header.
   package func userVersion() throws -> Int {

@@ -7,15 +7,46 @@ package struct CookieLoad: Sendable {
   /// Row ids whose ciphertext failed to open (altered, swapped) or whose
   /// columns are invalid: reported, skipped, kept on disk untouched.
   package var damagedRows: [Int64]
-  /// SQLite's `data_version` when the load was read.
-  package var dataVersion: Int64
+  /// Where in the store's change sequence the load was read.
+  package var cursor: ChangeCursor
+}
+
+/// What other stores committed to a persistent backend after a cursor:
+/// the stored state of every cookie they wrote, and the cookies they
+/// removed.
+package struct CookieDelta: Sendable {
+  /// The cookies written since the cursor, as stored now.
+  package var cookies: [Cookie]
+  /// The cookies removed since the cursor (and not written again).
+  package var removals: [CookieRemoval]
+  /// Row ids among the written rows that failed to open.
+  package var damagedRows: [Int64]
+  /// Removal records that failed to open (their cookies stay).
+  package var damagedRemovals = 0
+  /// Where in the change sequence the delta ends.
+  package var cursor: ChangeCursor
+}
+
+/// The answer to ``CookiePersistence/changes(since:)``.
+package enum CookieSync: Sendable {
+  /// Nobody else committed since the cursor.
+  case upToDate
+  /// What others committed since the cursor.
+  case delta(CookieDelta)
+  /// The backend no longer knows everything that changed since the cursor
+  /// (it was `nil`, or older than the changes the backend keeps): the whole
+  /// store, to replace what the caller holds.
+  case reload(CookieLoad)
 }
 
 /// What a persistent backend does for an ``HTTPCookieStore``: load the
-/// cookies, then write every change in the order the store made it. A write
+/// cookies, write every change in the order the store made it, and tell
+/// what other stores on the same backend (other processes, other machines)
+/// committed since a cursor, so that the store applies only that. A write
 /// is acknowledged to the caller only after it has committed.
 ///
-/// The non-persistent store has no backend; the SQLite backend conforms.
+/// Nothing here is particular to one engine: the SQLite backend conforms
+/// (``SQLiteCookieBackend``); the non-persistent store has no backend.
 package protocol CookiePersistence: Sendable {
   /// Whether session cookies are written too (normally they live in memory only).
   var keepsSessionCookies: Bool { get }
@@ -23,16 +54,15 @@ package protocol CookiePersistence: Sendable {
   func loadCookies() async throws -> CookieLoad
   /// Queues `changes` (synchronously, so the store's order is kept); returns
   /// the ticket to ``wait(_:)`` on. `acknowledged: false` when nobody waits.
-  func enqueue(_ changes: [CookieChange], accessed: [Cookie], acknowledged: Bool) -> UInt64
+  /// `erasing`: the changes remove data on request, so once they commit no
+  /// copy of what they removed may stay in the backend's files (journals,
+  /// change records).
+  func enqueue(_ changes: [CookieChange], accessed: [Cookie], erasing: Bool, acknowledged: Bool)
+    -> UInt64
   /// Returns once the batch `ticket` committed; throws its error.
   func wait(_ ticket: UInt64) async throws
-  /// A fresh load when another process committed since the last accepted
-  /// load; `nil` otherwise.
-  func externalChanges() async throws -> CookieLoad?
-  /// Records that the store now reflects `load`.
-  func accept(_ load: CookieLoad)
-  /// Forgets the accepted load: the next ``externalChanges()`` reloads.
-  func invalidate()
-  /// Makes deleted data unrecoverable from the files (a TRUNCATE checkpoint).
-  func purge() async throws
+  /// What others committed after `cursor` (`nil`: the caller holds nothing
+  /// it trusts, e.g. after a failed write), once this store's own queued
+  /// writes have been attempted. This store's own commits are never in it.
+  func changes(since cursor: ChangeCursor?) async throws -> CookieSync
 }

@@ -36,8 +36,13 @@ public actor HTTPCookieStore {
   public nonisolated let domainFacts: any DomainFacts
 
   /// Rows of the persistent store that could not be read when it was last
-  /// loaded (altered or swapped ciphertext): skipped and left on disk.
+  /// loaded, or caught up with (altered or swapped ciphertext): skipped and
+  /// left on disk.
   public private(set) var damagedRecordCount = 0
+
+  /// Where this store has caught up with its backend's change sequence;
+  /// `nil` when it must reload (never loaded, or a write failed).
+  private var cursor: ChangeCursor?
 
   init(
     configuration: CookieJarConfiguration, clock: any CookieClock, domainFacts: any DomainFacts,
@@ -52,7 +57,7 @@ public actor HTTPCookieStore {
     self.domainFacts = domainFacts
     self.persistence = persistence
     isInMemory = persistence == nil
-    if let initialLoad { persistence?.accept(initialLoad) }
+    cursor = initialLoad?.cursor
   }
 
   // MARK: - Configuration
@@ -134,7 +139,8 @@ public actor HTTPCookieStore {
       if let persistence, !result.changes.isEmpty || !result.accessed.isEmpty {
         _ = persistence.enqueue(
           EphemeralPartition.persistable(result.changes),
-          accessed: EphemeralPartition.persistable(result.accessed), acknowledged: false)
+          accessed: EphemeralPartition.persistable(result.accessed), erasing: false,
+          acknowledged: false)
       }
       return (result, result.changes)
     }.result
@@ -262,7 +268,7 @@ public actor HTTPCookieStore {
       ((), jar.delete(cookie.identity).map { [$0] } ?? [])
     }
     guard !changes.isEmpty else { return false }
-    try await commit(changes, purge: true)
+    try await commit(changes, erasing: true)
     return true
   }
 
@@ -271,7 +277,7 @@ public actor HTTPCookieStore {
   public func deleteCookies(matching filter: CookieFilter) async throws -> [Cookie] {
     await syncWithDisk()
     let (_, changes) = change { jar in ((), jar.delete(matching: filter)) }
-    try await commit(changes, purge: true)
+    try await commit(changes, erasing: true)
     return changes.map(\.cookie)
   }
 
@@ -281,7 +287,7 @@ public actor HTTPCookieStore {
   public func deleteCookies(ofSites sites: Set<String>) async throws -> [Cookie] {
     await syncWithDisk()
     let (_, changes) = change { jar in ((), jar.delete(ofSites: sites)) }
-    try await commit(changes, purge: true)
+    try await commit(changes, erasing: true)
     return changes.map(\.cookie)
   }
 
@@ -301,7 +307,7 @@ public actor HTTPCookieStore {
     await syncWithDisk()
     let now = clock.now()
     let (_, changes) = change { jar in ((), jar.removeExpired(now: now)) }
-    try await commit(changes, purge: true)
+    try await commit(changes, erasing: true)
   }
 
   // MARK: - Observing
@@ -310,6 +316,10 @@ public actor HTTPCookieStore {
   /// overwrites, expiries, evictions and deletions, in order. Any number of
   /// subscribers may listen; none misses a change (each has an unbounded
   /// buffer). The stream ends when the store is released.
+  ///
+  /// A persistent store also publishes what other stores on its file (other
+  /// processes) committed, with origin ``CookieChange/Origin/elsewhere``, as
+  /// it catches up with them: at its next call that reads or writes.
   public nonisolated func changes() -> AsyncStream<CookieChange> { broadcaster.subscribe() }
 
   // MARK: - The jar and the disk
@@ -318,7 +328,7 @@ public actor HTTPCookieStore {
   /// and returns its result with the changes it made. Without persistence the
   /// changes are published in the same section, so observers see them in
   /// the jar's order whichever thread made them; a persistent store
-  /// publishes them once committed (``commit(_:purge:)``).
+  /// publishes them once committed (``commit(_:erasing:)``).
   private nonisolated func change<Result: Sendable>(
     _ body: (inout CookieJar) -> (Result, [CookieChange])
   ) -> (result: Result, changes: [CookieChange]) {
@@ -351,50 +361,70 @@ public actor HTTPCookieStore {
   }
 
   /// Writes `changes` through the backend (in the order made) and returns
-  /// once they committed; then tells observers. If the write fails, the jar is
-  /// reloaded from disk, which keeps what was committed, and the error thrown.
-  /// Without persistence there is nothing to do (``change(_:)`` published).
-  private func commit(_ changes: [CookieChange], purge: Bool = false) async throws {
+  /// once they committed; then tells observers. `erasing`: the changes remove
+  /// data on request, which must not stay in the files. If the write fails,
+  /// the store reloads from disk, which keeps what was committed, and the
+  /// error is thrown. Without persistence there is nothing to do
+  /// (``change(_:)`` published).
+  private func commit(_ changes: [CookieChange], erasing: Bool = false) async throws {
     guard !changes.isEmpty, let persistence else { return }
     let ticket = persistence.enqueue(
-      EphemeralPartition.persistable(changes), accessed: [], acknowledged: true)
+      EphemeralPartition.persistable(changes), accessed: [], erasing: erasing, acknowledged: true)
     do {
       try await persistence.wait(ticket)
-      if purge { try await persistence.purge() }
     } catch {
       // Batches queued behind this one may still commit: reload only once
-      // the queue is idle (syncWithDisk drains it first) and only if the
+      // the queue is idle (the backend drains it first) and only if the
       // jar did not change meanwhile; otherwise the next sync reloads.
-      persistence.invalidate()
+      cursor = nil
       await syncWithDisk()
       throw error
     }
     broadcaster.publish(changes)
   }
 
-  /// Picks up what another process committed to the same store since this
-  /// store last looked (SQLite's `data_version`): the jar is rebuilt from disk,
-  /// keeping this store's memory-only session cookies.
+  /// Applies what other stores committed to the same backend since this
+  /// store last caught up (only those rows), and publishes it to the
+  /// observers with origin ``CookieChange/Origin/elsewhere``. When the
+  /// backend cannot say what changed (no cursor, or changes it no longer
+  /// keeps), the jar is brought to the backend's state whole, keeping this
+  /// store's memory-only session cookies.
   private func syncWithDisk() async {
     guard let persistence else { return }
     let generation = core.withLock { $0.generation }
-    guard let load = try? await persistence.externalChanges() else { return }
-    // Another call of this actor changed the jar meanwhile: try again later.
-    guard generation == core.withLock({ $0.generation }) else { return }
-    replaceJar(with: load, persistence: persistence)
-  }
-
-  private func replaceJar(with load: CookieLoad, persistence: any CookiePersistence) {
-    core.withLock { core in
-      var cookies = load.cookies
-      if !persistence.keepsSessionCookies {
-        cookies += core.jar.allCookies.filter(\.isSession)
+    guard let sync = try? await persistence.changes(since: cursor) else { return }
+    let removals: [CookieRemoval]
+    let cookies: [Cookie]
+    let next: ChangeCursor
+    switch sync {
+    case .upToDate: return
+    case .delta(let delta):
+      (removals, cookies, next) = (delta.removals, delta.cookies, delta.cursor)
+    case .reload(let load):
+      let kept = Set(load.cookies.map(\.identity))
+      // A reload cannot tell why a cookie went: deleted.
+      removals = core.withLock { core in
+        core.jar.allCookies.filter {
+          !kept.contains($0.identity) && (persistence.keepsSessionCookies || !$0.isSession)
+        }
+        .map { CookieRemoval(identity: $0.identity, cause: .deleted) }
       }
-      core.jar = CookieJar(
-        configuration: core.jar.configuration, facts: domainFacts, cookies: cookies)
-      core.generation &+= 1
+      (cookies, next) = (load.cookies, load.cursor)
     }
-    damagedRecordCount = load.damagedRows.count
-    persistence.accept(load)
+    let changes = core.withLock { core -> [CookieChange]? in
+      // Another call changed the jar meanwhile (its write may be newer than
+      // what was read): catch up later.
+      guard core.generation == generation else { return nil }
+      core.generation &+= 1
+      return core.jar.apply(removals: removals, cookies: cookies)
+    }
+    guard let changes else { return }
+    cursor = next
+    switch sync {
+    case .upToDate: break
+    case .delta(let delta): damagedRecordCount += delta.damagedRows.count + delta.damagedRemovals
+    case .reload(let load): damagedRecordCount = load.damagedRows.count
+    }
+    broadcaster.publish(changes)
   }
 }
