@@ -117,6 +117,34 @@ import Testing
     #expect(await reader.httpCookieStore.damagedRecordCount == 1)
   }
 
+  /// Removal records are bounded: past twice ``CookieRemovalRows/kept`` the
+  /// oldest go and the floor rises past them; a store behind the floor
+  /// reloads, and ends with what the file holds.
+  @Test func removalRecordsAreBoundedAndAStoreBehindThemReloads() async throws {
+    let location = try Support.location("sync-prune")
+    let writer = try await Support.open(location.path, key: location.key)
+    let reader = try await Support.open(location.path, key: location.key, create: false)
+    try await Support.set("early", "1", host: "early.example", in: writer)
+    #expect(await Support.values(reader) == ["early": "1"])
+    // One site keeps a few cookies; the rest are evicted as they come, each
+    // eviction a removal record, over four transactions (all records of one
+    // transaction share its number, so they go or stay together).
+    let perResponse = CookieRemovalRows.kept / 2 + 200
+    for response in 0..<4 {
+      try await writer.httpCookieStore.processResponse(
+        setCookieHeaders: (0..<perResponse).map { "e\(response)-\($0)=1; Max-Age=86400" },
+        for: try Support.context("https://crowd.example/"))
+    }
+    await writer.flush()
+    let records = try Support.integer(location.path, "SELECT count(*) FROM cookie_removals")
+    #expect(records > 0 && records < 2 * Int64(CookieRemovalRows.kept))
+    #expect(
+      try Support.integer(
+        location.path, "SELECT removal_floor FROM change_sequence WHERE kind = 'cookies'") > 0)
+    let expected = await Support.values(writer)
+    #expect(await Support.values(reader) == expected)
+  }
+
   /// Nothing of a removed cookie but its sealed identity is recorded: not
   /// its name, domain or path in the clear, and not its value at all.
   @Test func aRemovalRecordHoldsTheSealedIdentityOnly() async throws {

@@ -137,6 +137,8 @@ struct CookieRowBatch: Sendable {
     if erases {
       try connection.execute("DELETE FROM cookie_removals")
       try SQLiteChangeSequence.raiseRemovalFloor(.cookies, to: sequence, on: connection)
+    } else if !removals.isEmpty {
+      try CookieRemovalRows.prune(connection)
     }
   }
 
@@ -274,8 +276,33 @@ struct CookieRowSnapshot: Sendable {
   }
 }
 
-/// The removals other stores recorded after a change number.
+/// The removal records of the `cookie_removals` table: read by other stores
+/// catching up, and kept bounded.
 enum CookieRemovalRows {
+  /// How many removal records are kept when they are pruned; they are
+  /// pruned once there may be twice as many.
+  static let kept = 10_000
+
+  /// Drops the oldest removal records once there may be more than twice
+  /// ``kept`` (inside the caller's transaction), keeping the newest
+  /// ``kept``, and raises the removal floor past the dropped ones: a store
+  /// further behind reloads. The row-id span is the cheap bound checked
+  /// first (replaced records take new row ids).
+  static func prune(_ connection: SQLiteConnection) throws {
+    let span = try connection.prepare(
+      "SELECT coalesce(max(rowid) - min(rowid) + 1, 0) FROM cookie_removals")
+    defer { span.reset() }
+    guard try span.step(), span.int64(at: 0) > 2 * kept else { return }
+    let cut = try connection.prepare(
+      "SELECT change_seq FROM cookie_removals ORDER BY change_seq DESC LIMIT 1 OFFSET ?")
+    defer { cut.reset() }
+    try cut.bind(kept, at: 1)
+    guard try cut.step() else { return }
+    let floor = cut.int64(at: 0)
+    try connection.run("DELETE FROM cookie_removals WHERE change_seq <= ?", [.integer(floor)])
+    try SQLiteChangeSequence.raiseRemovalFloor(.cookies, to: floor, on: connection)
+  }
+
   /// The removal rows after `cursor` not made by `own` (inside the caller's
   /// transaction).
   static func read(
