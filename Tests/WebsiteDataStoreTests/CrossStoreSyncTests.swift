@@ -70,6 +70,24 @@ import Testing
     #expect(await reader.httpCookieStore.damagedRecordCount == 0)
   }
 
+  /// An observed store hears of another store's commit without being
+  /// called: it catches up every `observedCatchUpInterval` while observed.
+  @Test func anObservedStoreHearsOfOthersCommitsUncalled() async throws {
+    let location = try Support.location("sync-watch")
+    let writer = try await Support.open(location.path, key: location.key)
+    let reader = try await WebsiteDataStore.persistent(
+      at: location.path, key: location.key,
+      options: PersistentStoreOptions(
+        createIfMissing: false, observedCatchUpInterval: .milliseconds(20)),
+      clock: ManualCookieClock(TestSupport.fixedNow))
+    var changes = reader.httpCookieStore.changes().makeAsyncIterator()
+    try await Support.set("w", "1", in: writer)
+    #expect(await Self.next(1, of: &changes) == ["inserted w=1 elsewhere"])
+    try await Support.set("w", "2", in: writer)
+    #expect(
+      await Self.next(2, of: &changes) == ["overwritten w=1 elsewhere", "inserted w=2 elsewhere"])
+  }
+
   /// The reader does not re-read rows nobody changed: a row damaged after
   /// it loaded stays as it was read until the store is opened again.
   @Test func catchingUpReadsOnlyTheRowsOthersChanged() async throws {

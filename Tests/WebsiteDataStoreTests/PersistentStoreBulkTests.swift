@@ -159,10 +159,10 @@ import Testing
     let backend = SQLiteCookieBackend(
       database: database, keys: try KeyMaterial(dataKey: dataKey),
       facts: PublicSuffixDomainFacts.shared, keepsSessionCookies: false)
-    let load = try await backend.loadCookies()
-    #expect(load.damagedRows.isEmpty)
+    let load = try await backend.load()
+    #expect(load.damagedCount == 0)
     // By creation time; the tie in row-id order (index 1 was written first).
-    #expect(load.cookies.map(\.name) == [5, 4, 3, 1, 2, 0].map { Self.cookie($0).name })
+    #expect(load.records.map(\.name) == [5, 4, 3, 1, 2, 0].map { Self.cookie($0).name })
     await database.close()
   }
 }

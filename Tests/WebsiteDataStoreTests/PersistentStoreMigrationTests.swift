@@ -243,7 +243,7 @@ import Testing
       keepsSessionCookies: true)
     let store = HTTPCookieStore(
       configuration: .browser, clock: ManualCookieClock(TestSupport.fixedNow), domainFacts: facts,
-      persistence: backend, initialLoad: try await backend.loadCookies())
+      persistence: backend, initialLoad: try await backend.load())
     for cookie in Self.schemaV1Cookies {
       let results = try await store.processResponse(
         setCookieHeaders: [cookie.setCookie], for: cookie.context())

@@ -115,3 +115,27 @@ struct HSTSEntryTable: Sendable {
     remove { $0.isExpired(at: now) }
   }
 }
+
+/// The HSTS table is the state machine of ``HSTSStore``. Its backend keeps
+/// no removal records (the table is small: catching up reloads it), so a
+/// removal never arrives on its own.
+extension HSTSEntryTable: StoreState {
+  mutating func apply(removals: [Never], records: [HSTSEntry]) -> [HSTSChange] {
+    records.map { entry in
+      byHost[entry.host] = entry
+      return .stored(entry)
+    }
+  }
+
+  mutating func replaceStored(with records: [HSTSEntry], memoryOnlyRecordsArePersisted: Bool)
+    -> [HSTSChange]
+  {
+    let replacement = HSTSEntryTable(entries: records)
+    var changes = byHost.values.filter { replacement.byHost[$0.host] == nil }
+      .sorted { $0.host < $1.host }.map { HSTSChange.removed($0) }
+    changes += replacement.byHost.values.filter { byHost[$0.host] != $0 }
+      .sorted { $0.host < $1.host }.map { HSTSChange.stored($0) }
+    self = replacement
+    return changes
+  }
+}

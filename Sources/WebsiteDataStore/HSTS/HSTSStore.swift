@@ -17,14 +17,8 @@ import Foundation
 /// even if the calling task is cancelled, so the table and the file never
 /// disagree about it.
 public actor HSTSStore {
-  private var table: HSTSEntryTable
+  private let shell: StoreShell<HSTSEntryTable, HSTSWrite>
   private let clock: any CookieClock
-  private let persistence: (any HSTSPersistence)?
-  /// Bumped whenever the table changes, so a reload never overwrites a
-  /// change made while it was being read.
-  private var generation: UInt64 = 0
-  /// Where the table has caught up with the backend; `nil`: reload.
-  private var cursor: ChangeCursor?
 
   /// The domain facts (public suffix list, IDNA) the store uses.
   public nonisolated let domainFacts: any DomainFacts
@@ -32,36 +26,36 @@ public actor HSTSStore {
   /// Rows of the persistent store that could not be read when it was last
   /// loaded (altered or swapped ciphertext): skipped and left on disk until
   /// a removal that covers them (by site, by date, or all).
-  public private(set) var damagedRecordCount = 0
+  public var damagedRecordCount: Int { shell.damagedRecordCount }
 
   init(
-    clock: any CookieClock, domainFacts: any DomainFacts, persistence: (any HSTSPersistence)?,
-    initialLoad: HSTSLoad? = nil
+    clock: any CookieClock, domainFacts: any DomainFacts,
+    persistence: StoreShell<HSTSEntryTable, HSTSWrite>.Persistence?,
+    initialLoad: RecordLoad<HSTSEntry>? = nil
   ) {
-    table = HSTSEntryTable(entries: initialLoad?.entries ?? [])
-    damagedRecordCount = initialLoad?.damagedRows.count ?? 0
+    shell = StoreShell(
+      HSTSEntryTable(entries: initialLoad?.records ?? []), persistence: persistence,
+      load: initialLoad)
     self.clock = clock
     self.domainFacts = domainFacts
-    self.persistence = persistence
-    cursor = initialLoad?.cursor
   }
 
   // MARK: - Reading
 
   /// Every unexpired entry, sorted by host. Expired entries are dropped.
   public func entries() async -> [HSTSEntry] {
-    await syncWithDisk()
+    await shell.catchUp()
     let now = clock.now()
-    dropLazily(table.removeExpired(now: now))
-    return table.unexpired(now: now)
+    return change { table in (table.unexpired(now: now), table.removeExpired(now: now)) }
   }
 
   /// The unexpired entry of exactly `host` (canonicalised first); `nil` when
   /// there is none, or for an IP literal.
   public func entry(forHost host: String) async -> HSTSEntry? {
     guard case .name(let name) = HSTSHost(host, facts: domainFacts) else { return nil }
-    await syncWithDisk()
-    return table.entry(forHost: name, now: clock.now())
+    await shell.catchUp()
+    let now = clock.now()
+    return shell.read { $0.entry(forHost: name, now: now) }
   }
 
   /// Whether a request to `host` must be upgraded to HTTPS: `host` is a
@@ -71,10 +65,9 @@ public actor HSTSStore {
   /// ignored and dropped.
   public func upgradesToHTTPS(host: String) async -> Bool {
     guard case .name(let name) = HSTSHost(host, facts: domainFacts) else { return false }
-    await syncWithDisk()
-    let (isKnown, changes) = table.isKnownHost(name, now: clock.now())
-    dropLazily(changes)
-    return isKnown
+    await shell.catchUp()
+    let now = clock.now()
+    return change { table in table.isKnownHost(name, now: now) }
   }
 
   // MARK: - Writing
@@ -100,9 +93,11 @@ public actor HSTSStore {
     guard overSecureTransport, case .name(let name) = HSTSHost(host, facts: domainFacts),
       let header = try? StrictTransportSecurityHeader(parsing: value)
     else { return nil }
-    await syncWithDisk()
-    generation &+= 1
-    let (entry, changes) = table.observe(header, host: name, now: clock.now())
+    await shell.catchUp()
+    let now = clock.now()
+    let (entry, changes) = shell.change { table, _ in
+      table.observe(header, host: name, now: now)
+    }
     try await commit(changes)
     return entry
   }
@@ -130,34 +125,33 @@ public actor HSTSStore {
       }
       canonical.append(entry)
     }
-    await syncWithDisk()
-    generation &+= 1
-    try await commit(table.record(canonical, now: clock.now()))
+    await shell.catchUp()
+    let now = clock.now()
+    try await commit(shell.change { table, _ in ((), table.record(canonical, now: now)) }.changes)
   }
 
   /// Removes the entries of the given sites (registrable domains, as
   /// ``WebsiteDataRecord/displayName``): every host whose site is one of
   /// them. On disk, rows of those sites that could not be read go too.
   public func removeEntries(ofSites sites: Set<String>) async throws {
-    await syncWithDisk()
-    generation &+= 1
-    let changes = table.remove { sites.contains(self.site(of: $0.host)) }
+    await shell.catchUp()
+    let changes = shell.change { table, _ in
+      ((), table.remove { sites.contains(self.site(of: $0.host)) })
+    }.changes
     try await commit(changes, bulk: sites.sorted().map { .deleteSite($0) })
   }
 
   /// Removes the entries set at or after `date`; `.distantPast` removes all.
   public func removeEntries(modifiedSince date: Date) async throws {
-    await syncWithDisk()
-    generation &+= 1
-    let changes = table.remove { $0.createdAt >= date }
+    await shell.catchUp()
+    let changes = shell.change { table, _ in ((), table.remove { $0.createdAt >= date }) }.changes
     try await commit(changes, bulk: [.deleteCreated(since: date)])
   }
 
   /// Removes every entry (and, on disk, every row, readable or not).
   public func removeAll() async throws {
-    await syncWithDisk()
-    generation &+= 1
-    let changes = table.remove { _ in true }
+    await shell.catchUp()
+    let changes = shell.change { table, _ in ((), table.remove { _ in true }) }.changes
     try await commit(changes, bulk: [.deleteAll])
   }
 
@@ -174,7 +168,7 @@ public actor HSTSStore {
     CookieDomain.siteKey(of: host, facts: domainFacts)
   }
 
-  private func operations(_ changes: [HSTSChange]) -> [HSTSRowOperation] {
+  private func operations(_ changes: [HSTSChange]) -> [HSTSWrite.Operation] {
     changes.map { change in
       switch change {
       case .stored(let entry): .upsert(entry, site: site(of: entry.host))
@@ -183,47 +177,27 @@ public actor HSTSStore {
     }
   }
 
+  /// Changes the table in one locked section, for a read that may drop
+  /// expired entries: their removal is written without waiting (a failure
+  /// leaves expired rows on disk, which are ignored when loaded).
+  private func change<Result: Sendable>(_ body: (inout HSTSEntryTable) -> (Result, [HSTSChange]))
+    -> Result
+  {
+    let (result, changes) = shell.change { table, _ in body(&table) }
+    if !changes.isEmpty { shell.enqueueUnacknowledged(HSTSWrite(operations(changes))) }
+    return result
+  }
+
   /// Writes `changes` (then the `bulk` deletions) and returns once they
-  /// committed. If the write fails, the table is reloaded from disk, which
-  /// keeps what was committed, and the error thrown. After a bulk deletion
-  /// the table is reloaded too: it may have removed unreadable rows.
-  private func commit(_ changes: [HSTSChange], bulk: [HSTSRowOperation] = []) async throws {
-    guard let persistence else { return }
+  /// committed (``StoreShell/commit(_:publishing:)``). After a bulk deletion
+  /// the table is reloaded: it may have removed unreadable rows.
+  private func commit(_ changes: [HSTSChange], bulk: [HSTSWrite.Operation] = []) async throws {
     let operations = operations(changes) + bulk
-    guard !operations.isEmpty else { return }
-    do {
-      try await persistence.enqueue(operations).value
-    } catch {
-      cursor = nil
-      await syncWithDisk()
-      throw error
-    }
+    guard !operations.isEmpty, !shell.isInMemory else { return }
+    try await shell.commit(HSTSWrite(operations), publishing: changes)
     if !bulk.isEmpty {
-      cursor = nil
-      await syncWithDisk()
+      shell.reloadOnNextCatchUp()
+      await shell.catchUp()
     }
-  }
-
-  /// Writes removals found while reading, without waiting: a failure leaves
-  /// expired rows on disk, which are ignored when loaded.
-  private func dropLazily(_ changes: [HSTSChange]) {
-    guard !changes.isEmpty else { return }
-    generation &+= 1
-    guard let persistence else { return }
-    _ = persistence.enqueue(operations(changes))
-  }
-
-  /// Picks up what others committed to the same backend since this store
-  /// last caught up (``HSTSPersistence/changes(since:)``).
-  private func syncWithDisk() async {
-    guard let persistence else { return }
-    let before = generation
-    guard let load = try? await persistence.changes(since: cursor) else { return }
-    // Another call of this actor changed the table meanwhile: later.
-    guard before == generation else { return }
-    table = HSTSEntryTable(entries: load.entries)
-    damagedRecordCount = load.damagedRows.count
-    generation &+= 1
-    cursor = load.cursor
   }
 }

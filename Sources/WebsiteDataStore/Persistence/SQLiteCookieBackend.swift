@@ -18,12 +18,12 @@ import Synchronization
 /// the chunks already read are decrypted on the cooperative pool; a large
 /// write is sealed in chunks by a task while the database thread inserts the
 /// chunks already sealed (``SealedChunkChannel``).
-final class SQLiteCookieBackend: CookiePersistence {
+final class SQLiteCookieBackend: RecordPersistence {
   let database: SQLiteDatabase
   let keepsSessionCookies: Bool
   /// The codec of the store's rows; shared with ``SQLiteHSTSBackend``.
   let codec: LockedCodec
-  private let queue: CookieWriteQueue
+  private let queue: WriteQueue<CookieWrite>
   /// This backend's commits, left out of ``changes(since:)``.
   private let own = OwnCommits()
 
@@ -39,10 +39,10 @@ final class SQLiteCookieBackend: CookiePersistence {
     let codec = LockedCodec(CookieRowCodec(keys: keys))
     self.codec = codec
     let own = own
-    queue = CookieWriteQueue { changes, accessed, erasing in
+    queue = WriteQueue { write in
       try await Self.write(
-        changes: changes, accessed: accessed, erasing: erasing, database: database,
-        codec: codec, own: own, keepsSessionCookies: keepsSessionCookies)
+        changes: write.changes, accessed: write.accessed, erasing: write.erasing,
+        database: database, codec: codec, own: own, keepsSessionCookies: keepsSessionCookies)
     }
   }
 
@@ -53,7 +53,10 @@ final class SQLiteCookieBackend: CookiePersistence {
   /// previous ones, each with a codec of its own.
   static let loadChunkRows = 8192
 
-  func loadCookies() async throws -> CookieLoad {
+  /// Whether session cookies are written too (normally they live in memory only).
+  var persistsMemoryOnlyRecords: Bool { keepsSessionCookies }
+
+  func load() async throws -> RecordLoad<Cookie> {
     let (chunks, continuation) = AsyncStream.makeStream(of: CookieRowSnapshot.self)
     async let reading = database.read { connection -> (cursor: ChangeCursor, sorted: Bool) in
       defer { continuation.finish() }
@@ -76,7 +79,7 @@ final class SQLiteCookieBackend: CookiePersistence {
       return parts.compactMap { $0 }
     }
     let (cursor, sorted) = try await reading
-    return CookieLoad(merging: parts, sorted: sorted, cursor: cursor)
+    return RecordLoad(merging: parts, sorted: sorted, cursor: cursor)
   }
 
   /// The cookies opened from one chunk of rows, with the row id of each, and
@@ -126,7 +129,7 @@ final class SQLiteCookieBackend: CookiePersistence {
     }
   }
 
-  func changes(since cursor: ChangeCursor?) async throws -> CookieSync {
+  func changes(since cursor: ChangeCursor?) async throws -> RecordSync<Cookie, CookieRemoval> {
     await queue.drain()
     let own = own
     let read = try await database.read { connection -> ChangedRows? in
@@ -141,7 +144,7 @@ final class SQLiteCookieBackend: CookiePersistence {
           cursor: position.latest)
       }
     }
-    guard let read else { return .reload(try await loadCookies()) }
+    guard let read else { return .reload(try await load()) }
     guard !read.rows.rows.isEmpty || !read.removals.isEmpty else { return .upToDate }
     return .delta(codec.withLock { read.opened(with: $0) })
   }
@@ -155,14 +158,14 @@ final class SQLiteCookieBackend: CookiePersistence {
 
     /// The delta they make, opened with `codec`; rows and removals that do
     /// not open are counted as damaged.
-    func opened(with codec: CookieRowCodec) -> CookieDelta {
-      var delta = CookieDelta(cookies: [], removals: [], damagedRows: [], cursor: cursor)
+    func opened(with codec: CookieRowCodec) -> RecordDelta<Cookie, CookieRemoval> {
+      var delta = RecordDelta<Cookie, CookieRemoval>(cursor: cursor)
       rows.sealed.withUnsafeBytes { sealed in
         for row in rows.rows {
-          do {
-            delta.cookies.append(try codec.cookie(row, sealed: sealed, seal: .allColumns))
-          } catch {
-            delta.damagedRows.append(row.id)
+          if let cookie = try? codec.cookie(row, sealed: sealed, seal: .allColumns) {
+            delta.records.append(cookie)
+          } else {
+            delta.damagedCount += 1
           }
         }
       }
@@ -170,7 +173,7 @@ final class SQLiteCookieBackend: CookiePersistence {
         if let opened = try? codec.removal(removal) {
           delta.removals.append(opened)
         } else {
-          delta.damagedRemovals += 1
+          delta.damagedCount += 1
         }
       }
       return delta
@@ -179,10 +182,8 @@ final class SQLiteCookieBackend: CookiePersistence {
 
   // MARK: - Writing
 
-  func enqueue(_ changes: [CookieChange], accessed: [Cookie], erasing: Bool, acknowledged: Bool)
-    -> UInt64
-  {
-    queue.enqueue(changes, accessed: accessed, erasing: erasing, acknowledged: acknowledged)
+  func enqueue(_ write: CookieWrite, acknowledged: Bool) -> UInt64 {
+    queue.enqueue(write, acknowledged: acknowledged)
   }
 
   func wait(_ ticket: UInt64) async throws { try await queue.wait(ticket) }
@@ -402,7 +403,7 @@ final class SQLiteCookieBackend: CookiePersistence {
   }
 }
 
-extension CookieLoad {
+extension RecordLoad<Cookie> {
   /// The load made of chunks opened in row-id order: concatenated, then
   /// sorted by creation time and row id unless the rows were already in
   /// that order.
@@ -421,6 +422,7 @@ extension CookieLoad {
       }
       cookies = order.map { cookies[$0] }
     }
-    self.init(cookies: cookies, damagedRows: parts.flatMap(\.damaged), cursor: cursor)
+    self.init(
+      records: cookies, damagedCount: parts.reduce(0) { $0 + $1.damaged.count }, cursor: cursor)
   }
 }

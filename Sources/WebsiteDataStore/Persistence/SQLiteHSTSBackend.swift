@@ -6,94 +6,90 @@ import Synchronization
 /// codec (``LockedCodec``, shared with ``SQLiteCookieBackend`` so that a
 /// re-encryption switches both at once).
 ///
-/// Writes are queued in the order the store made them and run one
-/// transaction each on the database actor's thread, where the rows are also
-/// sealed (never on the cooperative pool); each is acknowledged only after
-/// it committed. Each write takes the next number of the file's HSTS change
+/// Writes are queued in the order the store made them (group commit,
+/// ``WriteQueue``) and run on the database actor's thread, where the rows
+/// are also sealed (never on the cooperative pool); each is acknowledged
+/// only after it committed. Each write takes the next number of the file's HSTS change
 /// sequence (``SQLiteChangeSequence``), so another store notices it.
 ///
-/// Thread-safe: the own commits and the write queue's tail are in `Mutex`es;
-/// the codec is used under its lock.
-final class SQLiteHSTSBackend: HSTSPersistence {
+/// Thread-safe: the own commits and the write queue are in `Mutex`es; the
+/// codec is used under its lock.
+final class SQLiteHSTSBackend: RecordPersistence {
   let database: SQLiteDatabase
   private let codec: LockedCodec
   /// This backend's commits, which ``changes(since:)`` does not report.
   private let own = OwnCommits()
-  /// The last queued write; each write waits for the one before it.
-  private let tail = Mutex<Task<Void, Never>?>(nil)
+  private let queue: WriteQueue<HSTSWrite>
 
   init(database: SQLiteDatabase, codec: LockedCodec) {
     self.database = database
     self.codec = codec
+    let own = own
+    queue = WriteQueue { write in
+      try await Self.write(write, database: database, codec: codec, own: own)
+    }
   }
+
+  /// HSTS entries have no memory-only kind: every entry is written.
+  var persistsMemoryOnlyRecords: Bool { true }
 
   // MARK: - Loading
 
-  func loadEntries() async throws -> HSTSLoad {
+  func load() async throws -> RecordLoad<HSTSEntry> {
     let codec = codec
     return try await database.read { connection in
       let position = try SQLiteChangeSequence.position(.hsts, on: connection)
       let rows = try Self.readRows(connection)
       var entries: [HSTSEntry] = []
-      var damaged: [Int64] = []
+      var damaged = 0
       codec.withLock { codec in
         for row in rows {
-          do {
-            entries.append(try codec.hstsEntry(row))
-          } catch {
-            damaged.append(row.id)
+          if let entry = try? codec.hstsEntry(row) {
+            entries.append(entry)
+          } else {
+            damaged += 1
           }
         }
       }
-      return HSTSLoad(entries: entries, damagedRows: damaged, cursor: position.latest)
+      return RecordLoad(records: entries, damagedCount: damaged, cursor: position.latest)
     }
   }
 
-  func changes(since cursor: ChangeCursor?) async throws -> HSTSLoad? {
+  /// Reloads the table whenever others committed: it is small (one row
+  /// per host that sent the header), so it keeps no removal records.
+  func changes(since cursor: ChangeCursor?) async throws -> RecordSync<HSTSEntry, Never> {
     await drain()
     let own = own
     let need = try await database.read { connection in
       SQLiteChangeSequence.need(
         from: cursor, at: try SQLiteChangeSequence.position(.hsts, on: connection), own: own)
     }
-    if case .nothing = need { return nil }
-    return try await loadEntries()
+    if case .nothing = need { return .upToDate }
+    return .reload(try await load())
   }
 
   // MARK: - Writing
 
-  func enqueue(_ operations: [HSTSRowOperation]) -> Task<Void, any Error> {
-    let database = database
-    let codec = codec
-    let own = own
-    return tail.withLock { tail in
-      let previous = tail
-      let write = Task {
-        await previous?.value
-        try await Self.write(operations, database: database, codec: codec, own: own)
-      }
-      tail = Task { _ = await write.result }
-      return write
-    }
+  func enqueue(_ write: HSTSWrite, acknowledged: Bool) -> UInt64 {
+    queue.enqueue(write, acknowledged: acknowledged)
   }
 
-  func drain() async {
-    await tail.withLock { $0 }?.value
-  }
+  func wait(_ ticket: UInt64) async throws { try await queue.wait(ticket) }
+
+  func drain() async { await queue.drain() }
 
   /// Runs `operations` in one transaction, sealing on the database thread;
   /// after a deletion, truncates the journal so no removed row lingers in
   /// it (best effort: a reader of another process may hold it, and a later
   /// checkpoint does it).
   private static func write(
-    _ operations: [HSTSRowOperation], database: SQLiteDatabase, codec: LockedCodec,
-    own: OwnCommits
+    _ write: HSTSWrite, database: SQLiteDatabase, codec: LockedCodec, own: OwnCommits
   ) async throws {
-    guard !operations.isEmpty else { return }
+    guard !write.operations.isEmpty else { return }
     try await SQLiteChangeSequence.commit(.hsts, on: database, own: own) { connection, _ in
-      try apply(operations, codec: codec, to: connection)
+      try apply(write.operations, codec: codec, to: connection)
     }
-    if operations.contains(where: { if case .upsert = $0 { false } else { true } }) {
+    if write.deletes {
       _ = try? await database.withConnection { try $0.checkpoint(.truncate) }
     }
   }
@@ -110,7 +106,7 @@ final class SQLiteHSTSBackend: HSTSPersistence {
   /// Seals, then runs, `operations` in order (inside the caller's
   /// transaction).
   private static func apply(
-    _ operations: [HSTSRowOperation], codec: LockedCodec, to connection: SQLiteConnection
+    _ operations: [HSTSWrite.Operation], codec: LockedCodec, to connection: SQLiteConnection
   ) throws {
     enum Statement {
       case upsert(HSTSRow)

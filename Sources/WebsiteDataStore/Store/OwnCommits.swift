@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The commits a backend made itself, so that ``CookiePersistence/changes(since:)``
+/// The commits a backend made itself, so that ``RecordPersistence/changes(since:)``
 /// leaves them out: the store that made them holds them already.
 ///
 /// A commit is recorded on the database's thread right after it commits,

@@ -10,16 +10,23 @@ public struct PersistentStoreOptions: Sendable, Hashable {
   /// before the store existed, to name its key file after; `nil` for a
   /// random one. An existing store keeps its own.
   public var newStoreKeyIdentifier: String?
+  /// How often a store someone observes (``HTTPCookieStore/changes()``)
+  /// looks for what other processes committed, so that its observers hear
+  /// of it between the store's own calls (every call looks first anyway).
+  /// Each look is one small read of the file.
+  public var observedCatchUpInterval: Duration
 
-  /// Options; by default session cookies stay in memory and a missing store
-  /// is created with a random key identifier.
+  /// Options; by default session cookies stay in memory, a missing store
+  /// is created with a random key identifier, and an observed store looks
+  /// for other processes' commits every second.
   public init(
     keepsSessionCookies: Bool = false, createIfMissing: Bool = true,
-    newStoreKeyIdentifier: String? = nil
+    newStoreKeyIdentifier: String? = nil, observedCatchUpInterval: Duration = .seconds(1)
   ) {
     self.keepsSessionCookies = keepsSessionCookies
     self.createIfMissing = createIfMissing
     self.newStoreKeyIdentifier = newStoreKeyIdentifier
+    self.observedCatchUpInterval = observedCatchUpInterval
   }
 
   /// A new random key identifier: 32 lower-case hex digits.

@@ -26,22 +26,22 @@ extension WebsiteDataStore {
       newKeyIdentifier: options.newStoreKeyIdentifier, now: clock.now())
     let backend: SQLiteCookieBackend
     let hsts: SQLiteHSTSBackend
-    let load: CookieLoad
-    let hstsLoad: HSTSLoad
+    let load: RecordLoad<Cookie>
+    let hstsLoad: RecordLoad<HSTSEntry>
     do {
       backend = SQLiteCookieBackend(
         database: database, keys: try KeyMaterial(dataKey: dataKey), facts: domainFacts,
         keepsSessionCookies: options.keepsSessionCookies)
       hsts = SQLiteHSTSBackend(database: database, codec: backend.codec)
-      load = try await backend.loadCookies()
-      hstsLoad = try await hsts.loadEntries()
+      load = try await backend.load()
+      hstsLoad = try await hsts.load()
     } catch {
       await database.close()  // release the file before throwing
       throw error
     }
     let cookieStore = HTTPCookieStore(
       configuration: configuration, clock: clock, domainFacts: domainFacts, persistence: backend,
-      initialLoad: load)
+      initialLoad: load, observedCatchUpInterval: options.observedCatchUpInterval)
     return WebsiteDataStore(
       httpCookieStore: cookieStore,
       hstsStore: HSTSStore(

@@ -1,23 +1,27 @@
-import CookieCore
 import Synchronization
 
-/// Group commit: writes queued in order by the store's actor are written by
-/// one flusher, as many as are waiting in one transaction, and each writer is
-/// acknowledged only after the transaction holding its changes committed.
+/// A write that can be merged with the writes queued beside it into one
+/// transaction (group commit), keeping their order.
+package protocol GroupCommittable: Sendable {
+  /// `writes`, in order, as one write.
+  static func merged(_ writes: [Self]) -> Self
+}
+
+/// Group commit, for every kind of store: writes queued in order by the
+/// store's actor are written by one flusher, as many as are waiting in one
+/// transaction, and each writer is acknowledged only after the transaction
+/// holding its write committed.
 ///
 /// `enqueue` is synchronous, so the order in which the store's actor changes
-/// its jar is the order in which changes reach SQLite, whatever the actor's
-/// reentrancy. Thread-safe: all state is in a `Mutex`.
-final class CookieWriteQueue: Sendable {
-  /// Writes one batch of changes (and refreshed access times) durably;
-  /// the flag says whether the batch erases (``CookiePersistence/enqueue(_:accessed:erasing:acknowledged:)``).
-  typealias Writer = @Sendable ([CookieChange], [Cookie], Bool) async throws -> Void
+/// its state is the order in which writes reach the backend, whatever the
+/// actor's reentrancy. Thread-safe: all state is in a `Mutex`.
+package final class WriteQueue<Write: GroupCommittable>: Sendable {
+  /// Writes one (merged) write durably.
+  package typealias Writer = @Sendable (Write) async throws -> Void
 
   private struct Batch {
     let id: UInt64
-    let changes: [CookieChange]
-    let accessed: [Cookie]
-    let erasing: Bool
+    let write: Write
     let acknowledged: Bool
   }
 
@@ -33,20 +37,15 @@ final class CookieWriteQueue: Sendable {
   private let state = Mutex(State())
   private let writer: Writer
 
-  init(writer: @escaping Writer) { self.writer = writer }
+  package init(writer: @escaping Writer) { self.writer = writer }
 
-  /// Queues changes; returns the ticket to wait on. `acknowledged: false`
+  /// Queues a write; returns the ticket to wait on. `acknowledged: false`
   /// for writes nobody waits for (refreshed access times on reads).
-  func enqueue(
-    _ changes: [CookieChange], accessed: [Cookie], erasing: Bool = false, acknowledged: Bool = true
-  ) -> UInt64 {
+  package func enqueue(_ write: Write, acknowledged: Bool = true) -> UInt64 {
     let (id, startFlusher) = state.withLock { state -> (UInt64, Bool) in
       let id = state.nextID
       state.nextID += 1
-      state.pending.append(
-        Batch(
-          id: id, changes: changes, accessed: accessed, erasing: erasing,
-          acknowledged: acknowledged))
+      state.pending.append(Batch(id: id, write: write, acknowledged: acknowledged))
       let start = !state.flushing
       state.flushing = true
       return (id, start)
@@ -56,7 +55,7 @@ final class CookieWriteQueue: Sendable {
   }
 
   /// Waits until the batch `ticket` committed; throws its write's error.
-  func wait(_ ticket: UInt64) async throws {
+  package func wait(_ ticket: UInt64) async throws {
     try await withCheckedThrowingContinuation { continuation in
       let outcome = state.withLock { state -> Result<Void, WebsiteDataStoreError>? in
         if let outcome = state.outcomes.removeValue(forKey: ticket) { return outcome }
@@ -68,7 +67,7 @@ final class CookieWriteQueue: Sendable {
   }
 
   /// Waits until nothing is queued or being written.
-  func drain() async {
+  package func drain() async {
     await withCheckedContinuation { continuation in
       let idle = state.withLock { state -> Bool in
         if !state.flushing { return true }
@@ -98,13 +97,11 @@ final class CookieWriteQueue: Sendable {
       let outcome: Result<Void, WebsiteDataStoreError>
       do {
         // One batch (a bulk import, a quiet store) is passed as it is: no
-        // copy of its changes.
+        // copy of its write.
         if batches.count == 1 {
-          try await writer(batches[0].changes, batches[0].accessed, batches[0].erasing)
+          try await writer(batches[0].write)
         } else {
-          try await writer(
-            batches.flatMap(\.changes), batches.flatMap(\.accessed),
-            batches.contains(where: \.erasing))
+          try await writer(Write.merged(batches.map(\.write)))
         }
         outcome = .success(())
       } catch let error as WebsiteDataStoreError {
