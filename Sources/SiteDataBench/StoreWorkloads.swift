@@ -9,7 +9,7 @@ enum StoreWorkloads {
   /// An empty non-persistent store with the benchmark's rules, its clock
   /// fixed at ``Bench/epoch`` as for the jar.
   static func emptyStore() -> WebsiteDataStore {
-    .nonPersistent(configuration: Bench.configuration, clock: ManualCookieClock(Bench.epoch))
+    .nonPersistent(configuration: Bench.configuration, clock: ManualStoreClock(Bench.epoch))
   }
 
   /// The resident set size of this process, in bytes (`/proc/self/statm`).

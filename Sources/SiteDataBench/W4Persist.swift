@@ -72,7 +72,7 @@ enum W4Persist {
     try await WebsiteDataStore.persistent(
       at: path, key: .keyFile(path + ".key"), configuration: Bench.configuration,
       options: PersistentStoreOptions(createIfMissing: create),
-      clock: ManualCookieClock(Bench.epoch), domainFacts: Bench.facts)
+      clock: ManualStoreClock(Bench.epoch), domainFacts: Bench.facts)
   }
 
   private static func fileSize(_ path: String) -> Int {

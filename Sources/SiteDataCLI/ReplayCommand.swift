@@ -99,7 +99,7 @@ enum ReplayCommand: Command {
 
     let bytes = try InputFile.readAll(path)
     let scriptName = InputFile.displayName(path)
-    let clock = ManualCookieClock(ReplayTime.initialTime)
+    let clock = ManualStoreClock(ReplayTime.initialTime)
     let store = WebsiteDataStore.nonPersistent(configuration: configuration, clock: clock)
     let script: ReplayScript
     do {

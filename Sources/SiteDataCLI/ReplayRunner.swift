@@ -9,7 +9,7 @@ struct ReplayRunner {
   /// The store the script drives (fresh and non-persistent).
   let store: WebsiteDataStore
   /// The store's clock, which `now` and `advance` move.
-  let clock: ManualCookieClock
+  let clock: ManualStoreClock
   /// How messages name the script: its path, or `<stdin>`.
   let scriptName: String
   /// Whether to print, on stderr, why cookies were not sent and why

@@ -79,7 +79,7 @@ import Testing
       at: location.path, key: location.key,
       options: PersistentStoreOptions(
         createIfMissing: false, observedCatchUpInterval: .milliseconds(20)),
-      clock: ManualCookieClock(TestSupport.fixedNow))
+      clock: ManualStoreClock(TestSupport.fixedNow))
     var changes = reader.httpCookieStore.changes().makeAsyncIterator()
     try await Support.set("w", "1", in: writer)
     #expect(await Self.next(1, of: &changes) == ["inserted w=1 elsewhere"])
@@ -185,7 +185,7 @@ import Testing
           "\(marker) in \(path)")
       }
     }
-    let keys = try #require(writer.persistentFile?.backend.codec)
+    let keys = try #require(writer.sqliteFile?.cookies.codec)
     let removal = try keys.withLock { codec in
       try codec.removal(
         CookieRemovalRow(

@@ -6,7 +6,7 @@ import WebsiteDataStore
 /// Data records grouped by registrable domain, and their removal (WebKit's
 /// `WKWebsiteDataStore` record API). Runs against every store kind.
 @Suite struct DataRecordTests {
-  static func fill(_ store: WebsiteDataStore, clock: ManualCookieClock) async throws {
+  static func fill(_ store: WebsiteDataStore, clock: ManualStoreClock) async throws {
     let cookies = store.httpCookieStore
     for url in ["https://www.example.com/", "https://shop.example.com/", "https://other.org/"] {
       try await cookies.processResponse(
@@ -17,7 +17,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func recordsAreGroupedBySite(kind: StoreKind) async throws {
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await kind.makeStore(clock: clock)
     try await Self.fill(store, clock: clock)
     let records = await store.dataRecords(ofTypes: [.cookies])
@@ -28,7 +28,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func removeDataForRecords(kind: StoreKind) async throws {
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await kind.makeStore(clock: clock)
     try await Self.fill(store, clock: clock)
     let records = await store.dataRecords(ofTypes: [.cookies])
@@ -42,7 +42,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func removeDataModifiedSince(kind: StoreKind) async throws {
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await kind.makeStore(clock: clock)
     try await Self.fill(store, clock: clock)
     try await store.removeData(ofTypes: [.cookies], modifiedSince: TestSupport.fixedNow + 30)
@@ -69,7 +69,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func partitionedCookiesCountForTheirTopLevelSite(kind: StoreKind) async throws {
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await kind.makeStore(clock: clock)
     try await Self.fillPartitioned(store)
     let records = await store.dataRecords(ofTypes: [.cookies])
@@ -78,7 +78,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func removingATopLevelSiteRemovesItsPartition(kind: StoreKind) async throws {
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     var store = try await kind.makeStore(clock: clock)
     try await Self.fillPartitioned(store)
     try await store.removeData(

@@ -258,7 +258,7 @@ import Testing
     let location = try Support.location("hsts")
     let store = try await Self.open(location)
     let kept = try await Self.observe("kept.example", in: store)
-    let database = try #require(store.persistentFile?.backend.database)
+    let database = try #require(store.sqliteFile?.database)
     try await database.withConnection { connection in
       _ = try connection.setMaxPageCount(try connection.pageCount())
     }

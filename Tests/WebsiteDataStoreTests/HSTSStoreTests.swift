@@ -10,8 +10,8 @@ import WebsiteDataStore
   static let year: TimeInterval = 365 * 86_400
 
   /// A fresh store of `kind`, and its clock.
-  static func make(_ kind: StoreKind) async throws -> (WebsiteDataStore, ManualCookieClock) {
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+  static func make(_ kind: StoreKind) async throws -> (WebsiteDataStore, ManualStoreClock) {
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     return (try await kind.makeStore(clock: clock), clock)
   }
 

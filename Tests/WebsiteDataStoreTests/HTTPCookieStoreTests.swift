@@ -12,7 +12,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func responseLinesGetOneResultEach(kind: StoreKind) async throws {
-    let store = try await kind.makeStore(clock: ManualCookieClock(TestSupport.fixedNow))
+    let store = try await kind.makeStore(clock: ManualStoreClock(TestSupport.fixedNow))
     let results = try await store.httpCookieStore.processResponse(
       setCookieHeaders: ["a=1", "b=2; Secure", "bad\u{1}=x", "c=3; Domain=other.org"],
       for: Self.context("http://www.example.com/"))
@@ -28,7 +28,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func rawNonUTF8LinesAreJudgedNotLost(kind: StoreKind) async throws {
-    let store = try await kind.makeStore(clock: ManualCookieClock(TestSupport.fixedNow))
+    let store = try await kind.makeStore(clock: ManualStoreClock(TestSupport.fixedNow))
     let lines: [[UInt8]] = [Array("tab=a\tb".utf8), [0x61, 0x3D, 0xFF, 0xFE], Array("ok=1".utf8)]
     let results = try await store.httpCookieStore.processResponse(
       setCookieLines: lines, for: Self.context("https://example.com/"))
@@ -41,7 +41,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func explainReportsExcludedCookies(kind: StoreKind) async throws {
-    let store = try await kind.makeStore(clock: ManualCookieClock(TestSupport.fixedNow))
+    let store = try await kind.makeStore(clock: ManualStoreClock(TestSupport.fixedNow))
     let cookies = store.httpCookieStore
     try await cookies.processResponse(
       setCookieHeaders: ["s=1; Secure", "p=1; Path=/admin", "n=1"],
@@ -56,7 +56,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func deleteByFilterAndModifiedSince(kind: StoreKind) async throws {
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await kind.makeStore(clock: clock)
     let cookies = store.httpCookieStore
     try await cookies.processResponse(
@@ -77,7 +77,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func apiSetCookieKeepsEveryField(kind: StoreKind) async throws {
-    let store = try await kind.makeStore(clock: ManualCookieClock(TestSupport.fixedNow))
+    let store = try await kind.makeStore(clock: ManualStoreClock(TestSupport.fixedNow))
     let cookie = Cookie(
       name: "__Host-id", value: "v", domain: "example.com", isHostOnly: true, path: "/",
       expiresAt: TestSupport.fixedNow + 3600, createdAt: TestSupport.fixedNow - 10,
@@ -92,7 +92,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func everySubscriberReceivesEveryChangeInOrder(kind: StoreKind) async throws {
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await kind.makeStore(clock: clock)
     let cookies = store.httpCookieStore
     let first = cookies.changes()
@@ -121,7 +121,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func stressManySubscribersManyWritesNothingDropped(kind: StoreKind) async throws {
-    let store = try await kind.makeStore(clock: ManualCookieClock(TestSupport.fixedNow))
+    let store = try await kind.makeStore(clock: ManualStoreClock(TestSupport.fixedNow))
     let cookies = store.httpCookieStore
     let streams = (0..<8).map { _ in cookies.changes() }
     let context = try Self.context("https://example.com/")

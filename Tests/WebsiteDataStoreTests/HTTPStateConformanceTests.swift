@@ -64,7 +64,7 @@ import WebsiteDataStore
     let (setCookies, location) = try Self.responseHeaders(
       Data(contentsOf: Self.folder.appendingPathComponent("\(id)-test")))
 
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await kind.makeStore(clock: clock)
     let requestURL = try TestSupport.url("http://home.example.org:8888/cookie-parser?\(id)")
     try await store.httpCookieStore.processResponse(

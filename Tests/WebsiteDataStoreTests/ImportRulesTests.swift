@@ -24,7 +24,7 @@ import WebsiteDataStore
 
   @Test(arguments: StoreKind.allCases)
   func netscapeLinesAreCanonicalisedOrRefusedWithTheirPlace(kind: StoreKind) async throws {
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await kind.makeStore(clock: clock)
     let read = NetscapeCookieFile.read(Array(Self.netscape.utf8), now: TestSupport.fixedNow)
     #expect(read.issues.isEmpty)

@@ -24,7 +24,7 @@ import Testing
     try await WebsiteDataStore.persistent(
       at: location.path, key: location.key, configuration: configuration,
       options: PersistentStoreOptions(createIfMissing: create),
-      clock: ManualCookieClock(TestSupport.fixedNow))
+      clock: ManualStoreClock(TestSupport.fixedNow))
   }
 
   /// Cookie `index` (of 500 domains, 4 paths), with `value`; every 97th is
@@ -120,7 +120,7 @@ import Testing
     // The store's connection may grow the file by a few pages only (SQLite's
     // way to simulate a full disk): the import fails part way, while the
     // sealing task is still producing chunks.
-    let database = try #require(store.persistentFile?.backend.database)
+    let database = try #require(store.sqliteFile?.database)
     try await database.withConnection { connection in
       _ = try connection.setMaxPageCount(try connection.pageCount() + 20)
     }

@@ -24,7 +24,7 @@ import Testing
     }
     // From here the store's own connection may not grow the file past a few
     // more pages: max_page_count is SQLite's way to simulate a full disk.
-    let database = try #require(store.persistentFile?.backend.database)
+    let database = try #require(store.sqliteFile?.database)
     try await database.withConnection { connection in
       _ = try connection.setMaxPageCount(try connection.pageCount() + 4)
     }
@@ -68,7 +68,7 @@ import Testing
       let location = try Support.location()
       let store = try await Support.open(location.path, key: location.key)
       try await Support.set("seed", "1", in: store)
-      let database = try #require(store.persistentFile?.backend.database)
+      let database = try #require(store.sqliteFile?.database)
       try await database.withConnection { connection in
         _ = try connection.setMaxPageCount(try connection.pageCount() + 6)
       }
@@ -159,7 +159,7 @@ import Testing
       #expect(error?.message.contains("readonly") == true, "unclear: \(String(describing: error))")
       #expect(await Support.values(store) == ["a": "1", "b": "2"])
       await store.flush()
-      await store.persistentFile?.backend.database.close()
+      await store.sqliteFile?.database.close()
       Support.expectUntouched(location.path, before)
     }
     let reopened = try await Support.open(location.path, key: location.key, create: false)

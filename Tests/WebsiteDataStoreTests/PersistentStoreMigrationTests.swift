@@ -242,7 +242,7 @@ import Testing
       database: database, keys: try KeyMaterial(dataKey: dataKey), facts: facts,
       keepsSessionCookies: true)
     let store = HTTPCookieStore(
-      configuration: .browser, clock: ManualCookieClock(TestSupport.fixedNow), domainFacts: facts,
+      configuration: .browser, clock: ManualStoreClock(TestSupport.fixedNow), domainFacts: facts,
       persistence: backend, initialLoad: try await backend.load())
     for cookie in Self.schemaV1Cookies {
       let results = try await store.processResponse(

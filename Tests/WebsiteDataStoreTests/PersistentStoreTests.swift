@@ -8,7 +8,7 @@ import Testing
 /// field, keep nothing readable on disk, keys, named stores, other processes.
 @Suite struct PersistentStoreTests {
   static func open(
-    _ location: (path: String, key: KeySource), clock: ManualCookieClock,
+    _ location: (path: String, key: KeySource), clock: ManualStoreClock,
     options: PersistentStoreOptions = PersistentStoreOptions()
   ) async throws -> WebsiteDataStore {
     try await WebsiteDataStore.persistent(
@@ -17,7 +17,7 @@ import Testing
 
   @Test func everyFieldSurvivesReopen() async throws {
     let location = try TestSupport.storeLocation()
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await Self.open(location, clock: clock)
     let cookies: [Cookie] = [
       Cookie(
@@ -47,7 +47,7 @@ import Testing
   }
 
   @Test func sessionCookiesStayInMemoryUnlessKept() async throws {
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     for keep in [false, true] {
       let location = try TestSupport.storeLocation()
       let store = try await Self.open(
@@ -64,7 +64,7 @@ import Testing
 
   @Test func aSessionCookieReplacingAPersistentOneDeletesItsRow() async throws {
     let location = try TestSupport.storeLocation()
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await Self.open(location, clock: clock)
     let context = CookieRequestContext.navigation(to: try store.url("https://example.com/"))
     try await store.httpCookieStore.processResponse(
@@ -89,7 +89,7 @@ import Testing
 
   @Test func noPlaintextReachesTheFiles() async throws {
     let location = try TestSupport.storeLocation()
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await Self.open(location, clock: clock)
     let secrets = [
       "zqxNameMarker", "zqxValueMarker", "zqxdomainmarker", "/zqxPathMarker", "zqxpartitionsite",
@@ -129,7 +129,7 @@ import Testing
 
   @Test func storeFilesAreOwnerOnly() async throws {
     let location = try TestSupport.storeLocation()
-    let store = try await Self.open(location, clock: ManualCookieClock(TestSupport.fixedNow))
+    let store = try await Self.open(location, clock: ManualStoreClock(TestSupport.fixedNow))
     try await store.httpCookieStore.processResponse(
       setCookieHeaders: ["a=1; Max-Age=60"], for: .navigation(to: try store.url("https://e.com/")))
     for file in [location.path, location.path + "-wal"] {
@@ -146,7 +146,7 @@ import Testing
       var bytes = Array(text.utf8)
       return .passphrase(SecretBytes(consuming: &bytes))
     }
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await WebsiteDataStore.persistent(
       at: path, key: passphrase("correct horse"), clock: clock)
     let context = CookieRequestContext.navigation(to: try store.url("https://e.com/"))
@@ -169,7 +169,7 @@ import Testing
 
   @Test func twoStoresOnOneFileSeeEachOthersCommits() async throws {
     let location = try TestSupport.storeLocation()
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let loader = try await Self.open(location, clock: clock)
     let inspector = try await Self.open(location, clock: clock)
     let context = CookieRequestContext.navigation(to: try loader.url("https://e.com/"))
@@ -183,7 +183,7 @@ import Testing
 
   @Test func concurrentWritersAreAllDurable() async throws {
     let location = try TestSupport.storeLocation()
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await Self.open(location, clock: clock)
     let context = CookieRequestContext.navigation(to: try store.url("https://e.com/"))
     let cookies = store.httpCookieStore
@@ -206,7 +206,7 @@ import Testing
   @Test func namedStoresCanBeListedAndRemoved() async throws {
     let root = try TestSupport.temporaryFolder("root")
     let key = KeySource.keyFile(try TestSupport.temporaryFolder("keys") + "/key")
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     #expect(try WebsiteDataStore.fetchAllDataStoreIdentifiers(root: root).isEmpty)
     for name in ["work", "oauth-scratch"] {
       _ = try await WebsiteDataStore.named(name, key: key, root: root, clock: clock)
@@ -229,7 +229,7 @@ import Testing
     let location = try TestSupport.storeLocation()
     await #expect(throws: WebsiteDataStoreError(.notFound, "")) {
       _ = try await Self.open(
-        location, clock: ManualCookieClock(TestSupport.fixedNow),
+        location, clock: ManualStoreClock(TestSupport.fixedNow),
         options: PersistentStoreOptions(createIfMissing: false))
     }
     #expect(!FileManager.default.fileExists(atPath: location.path))
@@ -239,7 +239,7 @@ import Testing
 extension PersistentStoreTests {
   @Test func fullReencryptionUnderANewDataKey() async throws {
     let location = try TestSupport.storeLocation()
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await Self.open(location, clock: clock)
     let context = CookieRequestContext.navigation(to: try store.url("https://e.com/"))
     for index in 0..<20 {

@@ -64,7 +64,7 @@ import Testing
   /// A refreshed access time is re-sealed with the row: the row still opens.
   @Test func accessTimesAreSealedWithTheRow() async throws {
     let location = try Support.location("integrity-access")
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     do {
       let store = try await WebsiteDataStore.persistent(
         at: location.path, key: location.key, clock: clock)
@@ -87,7 +87,7 @@ import Testing
   /// the touch re-seals only a row that still holds the columns it read.
   @Test func aStaleAccessTimeTouchesNothing() async throws {
     let location = try Support.location("integrity-stale")
-    let clock = ManualCookieClock(TestSupport.fixedNow)
+    let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await WebsiteDataStore.persistent(
       at: location.path, key: location.key, clock: clock)
     let page = try store.url("https://example.com/")
@@ -100,7 +100,7 @@ import Testing
     try await store.httpCookieStore.processResponse(
       setCookieHeaders: ["gone=; Max-Age=0", "kept=2; Max-Age=86400"], for: .navigation(to: page))
     await store.flush()
-    let backend = try #require(store.persistentFile?.backend)
+    let backend = try #require(store.sqliteFile?.cookies)
     var batch = CookieRowBatch()
     try backend.codec.withLock { codec in
       for var cookie in stale {

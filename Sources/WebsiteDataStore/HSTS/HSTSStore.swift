@@ -18,7 +18,7 @@ import Foundation
 /// disagree about it.
 public actor HSTSStore {
   private let shell: StoreShell<HSTSEntryTable, HSTSWrite>
-  private let clock: any CookieClock
+  private let clock: any StoreClock
 
   /// The domain facts (public suffix list, IDNA) the store uses.
   public nonisolated let domainFacts: any DomainFacts
@@ -29,7 +29,7 @@ public actor HSTSStore {
   public var damagedRecordCount: Int { shell.damagedRecordCount }
 
   init(
-    clock: any CookieClock, domainFacts: any DomainFacts,
+    clock: any StoreClock, domainFacts: any DomainFacts,
     persistence: StoreShell<HSTSEntryTable, HSTSWrite>.Persistence?,
     initialLoad: RecordLoad<HSTSEntry>? = nil
   ) {

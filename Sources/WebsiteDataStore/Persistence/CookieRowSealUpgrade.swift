@@ -1,7 +1,7 @@
 /// Re-seals the cookie rows of a store written before Migrations/0003, whose
 /// associated data bound only the identity hash
-/// (``CookieRowCodec/RowSeal/identityOnly``), so that every behaviour column
-/// is bound (``CookieRowCodec/RowSeal/allColumns``).
+/// (``SealedRowCodec/RowSeal/identityOnly``), so that every behaviour column
+/// is bound (``SealedRowCodec/RowSeal/allColumns``).
 ///
 /// The migration leaves the marker row `cookie_rows_identity_only` in
 /// `store_meta`; the store, once it holds its key, re-seals every row it can
@@ -15,7 +15,7 @@ enum CookieRowSealUpgrade {
 
   /// Upgrades the store on `connection` if the marker is there; otherwise
   /// only reads.
-  static func run(_ connection: SQLiteConnection, codec: CookieRowCodec) throws {
+  static func run(_ connection: SQLiteConnection, codec: SealedRowCodec) throws {
     guard try isPending(connection) else { return }
     try connection.transaction(.immediate) {
       // Another process may have upgraded the store meanwhile.

@@ -48,7 +48,7 @@ enum PersistentStoreFile {
       try await database.withConnection { [dataKey] connection in
         _ = try migrator.migrate(connection, now: now)
         try CookieRowSealUpgrade.run(
-          connection, codec: CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
+          connection, codec: SealedRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
       }
     } catch {
       // Release the file before throwing: a connection closed later (by

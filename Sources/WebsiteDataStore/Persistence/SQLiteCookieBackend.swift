@@ -36,7 +36,7 @@ final class SQLiteCookieBackend: RecordPersistence {
   ) {
     self.database = database
     self.keepsSessionCookies = keepsSessionCookies
-    let codec = LockedCodec(CookieRowCodec(keys: keys))
+    let codec = LockedCodec(SealedRowCodec(keys: keys))
     self.codec = codec
     let own = own
     queue = WriteQueue { write in
@@ -72,7 +72,7 @@ final class SQLiteCookieBackend: RecordPersistence {
       for await chunk in chunks {
         let index = count
         count += 1
-        group.addTask { (index, OpenedRows(chunk, codec: try CookieRowCodec(keys: keys))) }
+        group.addTask { (index, OpenedRows(chunk, codec: try SealedRowCodec(keys: keys))) }
       }
       var parts = [OpenedRows?](repeating: nil, count: count)
       for try await (index, part) in group { parts[index] = part }
@@ -99,7 +99,7 @@ final class SQLiteCookieBackend: RecordPersistence {
     private(set) var damaged: [Int64] = []
 
     /// Opens every row of `snapshot`, in order.
-    init(_ snapshot: CookieRowSnapshot, codec: CookieRowCodec) {
+    init(_ snapshot: CookieRowSnapshot, codec: SealedRowCodec) {
       buffer = .allocate(capacity: max(snapshot.rows.count, 1))
       ids.reserveCapacity(snapshot.rows.count)
       snapshot.sealed.withUnsafeBytes { sealed in
@@ -158,7 +158,7 @@ final class SQLiteCookieBackend: RecordPersistence {
 
     /// The delta they make, opened with `codec`; rows and removals that do
     /// not open are counted as damaged.
-    func opened(with codec: CookieRowCodec) -> RecordDelta<Cookie, CookieRemoval> {
+    func opened(with codec: SealedRowCodec) -> RecordDelta<Cookie, CookieRemoval> {
       var delta = RecordDelta<Cookie, CookieRemoval>(cursor: cursor)
       rows.sealed.withUnsafeBytes { sealed in
         for row in rows.rows {
@@ -204,16 +204,16 @@ final class SQLiteCookieBackend: RecordPersistence {
   func reencrypt(
     newKey: KeySource,
     resealing:
-      @escaping @Sendable (SQLiteConnection, CookieRowCodec, CookieRowCodec) throws ->
+      @escaping @Sendable (SQLiteConnection, SealedRowCodec, SealedRowCodec) throws ->
       Void
   ) async throws {
     await queue.drain()
     let (kek, scrypt) = try newKey.newStoreKey()
     let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
-    let newCodec = LockedCodec(CookieRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
+    let newCodec = LockedCodec(SealedRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
     let oldCodec = codec
     try await database.withConnection { connection in
-      let replacement = try CookieRowCodec(keys: newCodec.withLock { $0.keys })
+      let replacement = try SealedRowCodec(keys: newCodec.withLock { $0.keys })
       try connection.transaction(.immediate) {
         // Every row changes, and the removal records are sealed under the
         // old key: they go, and other stores reload (``SQLiteChangeSequence``).
@@ -311,7 +311,7 @@ final class SQLiteCookieBackend: RecordPersistence {
     let channel = SealedChunkChannel()
     let sealer = Task {
       do {
-        let codec = try CookieRowCodec(keys: keys)
+        let codec = try SealedRowCodec(keys: keys)
         var start = changes.startIndex
         while start < changes.endIndex {
           let end = min(start + pipelineChunk, changes.endIndex)
@@ -349,7 +349,7 @@ final class SQLiteCookieBackend: RecordPersistence {
   /// removal for other stores, but for a cookie overwritten by a twin that
   /// is written next: the twin's upsert replaces its row.
   private static func seal(
-    changes: ArraySlice<CookieChange>, accessed: [Cookie], codec: CookieRowCodec,
+    changes: ArraySlice<CookieChange>, accessed: [Cookie], codec: SealedRowCodec,
     keepsSessionCookies: Bool
   ) throws -> CookieRowBatch {
     var batch = CookieRowBatch(capacity: changes.count)

@@ -169,7 +169,7 @@ final class SQLiteHSTSBackend: RecordPersistence {
   /// `site` gives a host's site for the new `site_hash`. Damaged rows, which
   /// no key opens, are left as they are.
   static func reseal(
-    _ connection: SQLiteConnection, from old: CookieRowCodec, to new: CookieRowCodec,
+    _ connection: SQLiteConnection, from old: SealedRowCodec, to new: SealedRowCodec,
     site: (String) -> String
   ) throws {
     _ = try SQLiteChangeSequence.next(.hsts, on: connection)

@@ -19,7 +19,7 @@ import Synchronization
 /// without a hop to the actor.
 public actor HTTPCookieStore {
   private let shell: StoreShell<CookieJar, CookieWrite>
-  private let clock: any CookieClock
+  private let clock: any StoreClock
 
   /// The domain facts (public suffix list, IDNA) the store uses.
   public nonisolated let domainFacts: any DomainFacts
@@ -30,7 +30,7 @@ public actor HTTPCookieStore {
   public var damagedRecordCount: Int { shell.damagedRecordCount }
 
   init(
-    configuration: CookieJarConfiguration, clock: any CookieClock, domainFacts: any DomainFacts,
+    configuration: CookieJarConfiguration, clock: any StoreClock, domainFacts: any DomainFacts,
     persistence: StoreShell<CookieJar, CookieWrite>.Persistence?,
     initialLoad: RecordLoad<Cookie>? = nil, observedCatchUpInterval: Duration = .seconds(1)
   ) {

@@ -91,7 +91,7 @@ extension WebsiteDataStore {
     _ identifier: String, key: KeySource, root: String = defaultRoot,
     configuration: CookieJarConfiguration = .browser,
     options: PersistentStoreOptions = PersistentStoreOptions(),
-    clock: any CookieClock = SystemCookieClock(),
+    clock: any StoreClock = SystemStoreClock(),
     domainFacts: any DomainFacts = PublicSuffixDomainFacts.shared
   ) async throws -> WebsiteDataStore {
     try await persistent(

@@ -18,7 +18,7 @@ extension WebsiteDataStore {
   public static func persistent(
     at path: String, key: KeySource, configuration: CookieJarConfiguration = .browser,
     options: PersistentStoreOptions = PersistentStoreOptions(),
-    clock: any CookieClock = SystemCookieClock(),
+    clock: any StoreClock = SystemStoreClock(),
     domainFacts: any DomainFacts = PublicSuffixDomainFacts.shared
   ) async throws -> WebsiteDataStore {
     let (database, dataKey) = try await PersistentStoreFile.open(
@@ -46,7 +46,10 @@ extension WebsiteDataStore {
       httpCookieStore: cookieStore,
       hstsStore: HSTSStore(
         clock: clock, domainFacts: domainFacts, persistence: hsts, initialLoad: hstsLoad),
-      persistentFile: PersistentFile(path: path, backend: backend, hsts: hsts))
+      persistentFile: PersistentFile(
+        path: path,
+        file: SQLiteStoreFile(
+          database: database, cookies: backend, hsts: hsts, facts: domainFacts)))
   }
 
   /// Rotates the key-encryption key: the data key is re-wrapped under `newKey`
@@ -56,9 +59,7 @@ extension WebsiteDataStore {
     guard let persistentFile else {
       throw WebsiteDataStoreError(.invalidArgument, "a non-persistent store has no key")
     }
-    try await PersistentStoreFile.rewrap(
-      database: persistentFile.backend.database, dataKey: persistentFile.backend.dataKey,
-      newKey: newKey)
+    try await persistentFile.file.rewrapKey(to: newKey)
   }
 
   /// The suffix of the new key file while ``rotateKeyFile(at:reencrypt:)``
@@ -103,19 +104,12 @@ extension WebsiteDataStore {
     guard let persistentFile else {
       throw WebsiteDataStoreError(.invalidArgument, "a non-persistent store has no key")
     }
-    await persistentFile.hsts.drain()
-    let facts = hstsStore.domainFacts
-    try await persistentFile.backend.reencrypt(newKey: newKey) { connection, old, new in
-      try SQLiteHSTSBackend.reseal(connection, from: old, to: new) {
-        CookieDomain.siteKey(of: $0, facts: facts)
-      }
-    }
+    try await persistentFile.file.reencrypt(to: newKey)
   }
 
   /// Waits until every queued write has been committed.
   public func flush() async {
-    await persistentFile?.backend.drain()
-    await persistentFile?.hsts.drain()
+    await persistentFile?.file.flush()
   }
 
   /// Waits for every queued write, then closes the store's file: its last
@@ -125,15 +119,14 @@ extension WebsiteDataStore {
   /// process that ends without closing loses nothing committed (the WAL
   /// holds it), but a copy of the file alone would.
   public func close() async {
-    await flush()
-    await persistentFile?.backend.database.close()
+    await persistentFile?.file.close()
   }
 
-  /// Runs SQLite's integrity check on a persistent store; an empty list
+  /// Runs the store engine's integrity check (SQLite's `integrity_check`); an empty list
   /// means the file is sound.
   public func integrityCheck() async throws -> [String] {
     guard let persistentFile else { return [] }
-    return try await persistentFile.backend.database.withConnection { try $0.integrityCheck() }
+    return try await persistentFile.file.integrityCheck()
   }
 
   /// Moves a damaged store file (with its -wal and -shm files) aside so that

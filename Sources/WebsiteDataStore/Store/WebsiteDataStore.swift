@@ -18,11 +18,11 @@ public final class WebsiteDataStore: Sendable {
   /// The store's file, for persistent stores.
   public var path: String? { persistentFile?.path }
 
-  /// What a persistent store keeps open: its file, database and data key.
+  /// What a persistent store keeps open: where it is, and its backend as
+  /// a whole.
   struct PersistentFile: Sendable {
     let path: String
-    let backend: SQLiteCookieBackend
-    let hsts: SQLiteHSTSBackend
+    let file: any StoreFile
   }
 
   let persistentFile: PersistentFile?
@@ -44,7 +44,7 @@ public final class WebsiteDataStore: Sendable {
   ///     unless given.
   public static func nonPersistent(
     configuration: CookieJarConfiguration = .browser,
-    clock: any CookieClock = SystemCookieClock(),
+    clock: any StoreClock = SystemStoreClock(),
     domainFacts: any DomainFacts = PublicSuffixDomainFacts.shared
   ) -> WebsiteDataStore {
     WebsiteDataStore(

@@ -138,7 +138,7 @@ enum BrowserCookieFixtures {
     WebsiteDataStore, [SetCookieResult]
   ) {
     let store = WebsiteDataStore.nonPersistent(
-      clock: ManualCookieClock(Date(timeIntervalSince1970: time + 60)))
+      clock: ManualStoreClock(Date(timeIntervalSince1970: time + 60)))
     let results = try await store.httpCookieStore.importCookies(cookies)
     return (store, results)
   }

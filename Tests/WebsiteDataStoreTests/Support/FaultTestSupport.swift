@@ -36,7 +36,7 @@ enum FaultTestSupport {
     try await WebsiteDataStore.persistent(
       at: path, key: key, configuration: configuration,
       options: PersistentStoreOptions(keepsSessionCookies: true, createIfMissing: create),
-      clock: ManualCookieClock(TestSupport.fixedNow))
+      clock: ManualStoreClock(TestSupport.fixedNow))
   }
 
   /// Sets `name=value; Max-Age=86400` from `https://<host>/`; returns once
@@ -60,7 +60,7 @@ enum FaultTestSupport {
   /// into the main file (a TRUNCATE checkpoint) and closes the connection, so
   /// the store is one self-contained file with no -wal or -shm left.
   static func close(_ store: WebsiteDataStore) async throws {
-    let database = try #require(store.persistentFile?.backend.database)
+    let database = try #require(store.sqliteFile?.database)
     await store.flush()
     _ = try await database.withConnection { try $0.checkpoint(.truncate) }
     await database.close()
@@ -225,4 +225,9 @@ enum FaultTestSupport {
   static func run(_ executable: String?, _ arguments: [String]) throws -> Int32 {
     try ChildProcess.run(try #require(executable), arguments: arguments).status.shellCode
   }
+}
+
+extension WebsiteDataStore {
+  /// The SQLite file of a persistent store (`nil` for a non-persistent one).
+  var sqliteFile: SQLiteStoreFile? { persistentFile?.file as? SQLiteStoreFile }
 }

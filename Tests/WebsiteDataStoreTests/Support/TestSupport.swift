@@ -44,7 +44,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
   /// session cookies here, so that the shared suites can close and reopen
   /// them between writes and reads.
   func makeStore(
-    clock: ManualCookieClock, configuration: CookieJarConfiguration = .browser
+    clock: ManualStoreClock, configuration: CookieJarConfiguration = .browser
   ) async throws -> WebsiteDataStore {
     switch self {
     case .nonPersistent:
@@ -59,7 +59,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
   /// The same store after a close and reopen (persistent), or itself.
   func reopen(
-    _ store: WebsiteDataStore, clock: ManualCookieClock,
+    _ store: WebsiteDataStore, clock: ManualStoreClock,
     configuration: CookieJarConfiguration = .browser
   ) async throws -> WebsiteDataStore {
     guard self == .persistent, let path = store.path else { return store }

@@ -26,7 +26,7 @@ import Foundation
 /// Not `Sendable`: it owns OpenSSL contexts and scratch buffers. Its owner
 /// serialises access; for work on another thread make another codec from
 /// the same ``keys``.
-final class CookieRowCodec {
+final class SealedRowCodec {
   /// The keys a codec works with; `Sendable`, to make a codec per thread.
   struct Keys: Sendable {
     let dataKey: SecretBytes

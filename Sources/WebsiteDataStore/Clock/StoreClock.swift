@@ -3,13 +3,13 @@ import Synchronization
 
 /// Where a store gets the current time. Injected so that tests and replay
 /// scripts control time; CookieCore itself never reads a clock.
-public protocol CookieClock: Sendable {
+public protocol StoreClock: Sendable {
   /// The current time.
   func now() -> Date
 }
 
 /// The system's wall clock.
-public struct SystemCookieClock: CookieClock {
+public struct SystemStoreClock: StoreClock {
   /// Creates the system clock.
   public init() {}
 
@@ -19,7 +19,7 @@ public struct SystemCookieClock: CookieClock {
 /// A clock that moves only when told to (tests, `sitedata replay`).
 ///
 /// Thread-safe: the time is held in a `Mutex`.
-public final class ManualCookieClock: CookieClock {
+public final class ManualStoreClock: StoreClock {
   private let time: Mutex<Date>
 
   /// A clock stopped at `start`.
@@ -33,3 +33,15 @@ public final class ManualCookieClock: CookieClock {
   /// Moves the time forward by `seconds`.
   public func advance(by seconds: TimeInterval) { time.withLock { $0.addTimeInterval(seconds) } }
 }
+
+/// The former name of ``StoreClock`` (it times HSTS entries too).
+@available(*, deprecated, renamed: "StoreClock")
+public typealias CookieClock = StoreClock
+
+/// The former name of ``SystemStoreClock``.
+@available(*, deprecated, renamed: "SystemStoreClock")
+public typealias SystemCookieClock = SystemStoreClock
+
+/// The former name of ``ManualStoreClock``.
+@available(*, deprecated, renamed: "ManualStoreClock")
+public typealias ManualCookieClock = ManualStoreClock

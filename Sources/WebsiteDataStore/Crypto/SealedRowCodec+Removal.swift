@@ -5,13 +5,13 @@ import CookieCore
 /// what another store needs to find a removed cookie in its jar, and no
 /// more.
 ///
-/// - `identity_hash`: the removed cookie's ``CookieRowCodec/identityHash(_:)``.
+/// - `identity_hash`: the removed cookie's ``SealedRowCodec/identityHash(_:)``.
 /// - `sealed`: AES-256-GCM of the identity (name, domain, a host-only byte,
 ///   path, partition key: the fields of the identity hash's input, encoded as
 ///   in the cookie rows), never the value. The associated data is
 ///   ``removalSealLabel``, the identity hash and the cause byte, so a sealed
 ///   identity moved to another row, or its cause altered, fails to open.
-extension CookieRowCodec {
+extension SealedRowCodec {
   /// The prefix of every removal row's associated data.
   static let removalSealLabel = Array("websitedata cookie removal v1".utf8)
 

@@ -2,7 +2,7 @@ import CookieCore
 
 /// The columns of a `cookies` row besides its identity hash and sealed blob:
 /// every one of them changes how the cookie behaves, so every one is bound
-/// into the row's associated data (``CookieRowCodec``) and an edit of any
+/// into the row's associated data (``SealedRowCodec``) and an edit of any
 /// of them with `sqlite3` makes the row damaged.
 ///
 /// ``encode(into:)`` writes them in a fixed layout of ``encodedCount`` bytes:

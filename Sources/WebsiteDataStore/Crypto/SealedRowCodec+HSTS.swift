@@ -13,7 +13,7 @@ import Foundation
 ///   to another row, or any column of its row altered, fails to open.
 ///
 /// The labels keep these hashes and seals apart from the cookie rows'.
-extension CookieRowCodec {
+extension SealedRowCodec {
   /// The prefix of every HSTS row's associated data.
   static let hstsSealLabel = Array("websitedata hsts row v1".utf8)
   private static let hstsHostLabel = Array("hsts host\0".utf8)
@@ -86,7 +86,7 @@ struct HSTSRow: Sendable {
     guard let hostHash, let siteHash, includeSubdomains == 0 || includeSubdomains == 1 else {
       return nil
     }
-    var bytes = CookieRowCodec.hstsSealLabel
+    var bytes = SealedRowCodec.hstsSealLabel
     bytes.reserveCapacity(bytes.count + 2 * RowHash.count + 17)
     hostHash.withUnsafeBytes { bytes.append(contentsOf: $0) }
     siteHash.withUnsafeBytes { bytes.append(contentsOf: $0) }

@@ -1,0 +1,18 @@
+/// What a persistent store does with its backend as a whole, across every
+/// kind of record, whatever the engine: the key, re-encryption, the
+/// engine's own consistency check, and closing. The SQLite file conforms
+/// (``SQLiteStoreFile``).
+package protocol StoreFile: Sendable {
+  /// Re-wraps the data key under `newKey` in one transaction; no record is
+  /// rewritten. Afterwards only `newKey` opens the store.
+  func rewrapKey(to newKey: KeySource) async throws
+  /// Re-encrypts every record of every kind under a new random data key
+  /// wrapped by `newKey`, in one transaction: entirely or not at all.
+  func reencrypt(to newKey: KeySource) async throws
+  /// The engine's consistency check; an empty list means the store is sound.
+  func integrityCheck() async throws -> [String]
+  /// Returns once every queued write has been attempted.
+  func flush() async
+  /// Waits for every queued write, then closes; later calls fail with `.io`.
+  func close() async
+}
