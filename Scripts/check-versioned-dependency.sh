@@ -32,6 +32,7 @@ let package = Package(
 )
 SWIFT
 cat > "$work/consumer/Sources/Consumer/main.swift" <<'SWIFT'
+import Foundation
 import WebsiteData
 
 let store = WebsiteDataStore.nonPersistent()
@@ -39,6 +40,11 @@ let page = try store.url("https://www.example.com/")
 try await store.httpCookieStore.processResponse(
   setCookieHeaders: ["sid=1; Secure; HttpOnly", "tracker=1; Domain=com"],
   for: .navigation(to: page))
+// A cookie made outside the package is valid by construction.
+let made = Cookie.sanitized(
+  url: page, name: "lang", value: "en", now: Date(), facts: store.httpCookieStore.domainFacts)
+guard let cookie = made.cookie, made.status.isIncluded else { fatalError("lang refused") }
+try await store.httpCookieStore.setCookie(cookie)
 let lookup = await store.httpCookieStore.cookies(for: .navigation(to: page))
 print(lookup.header ?? "(none)")
 SWIFT
@@ -46,8 +52,8 @@ SWIFT
 cd "$work/consumer"
 swift build --quiet
 output="$(swift run --skip-build Consumer)"
-if [ "$output" != "sid=1" ]; then
-  echo "error: the consumer printed '$output', not 'sid=1'" >&2
+if [ "$output" != "sid=1; lang=en" ]; then
+  echo "error: the consumer printed '$output', not 'sid=1; lang=en'" >&2
   exit 1
 fi
 echo "A package depending on WebsiteData by version (from: 99.0.0) built and ran."

@@ -22,14 +22,16 @@ public protocol DomainFacts: Sendable {
   /// ``isPublicSuffix(_:)`` of a domain given as its lower-case ASCII bytes
   /// (a cookie's Domain attribute, before any `String` is made for it).
   func isPublicSuffix(utf8 domain: UnsafeBufferPointer<UInt8>) -> Bool
+}
 
-  /// ``isPublicSuffix(utf8:)``, plus the domain as a `String` when the
-  /// implementation already holds one with exactly these bytes (a memo
-  /// table's key), so that a cookie can share it instead of allocating its
-  /// own; `nil` when it holds none.
-  func isPublicSuffix(
-    sharingName domain: UnsafeBufferPointer<UInt8>
-  ) -> (isPublicSuffix: Bool, name: String?)
+/// Domain facts that can lend the name they were asked about: the package's
+/// libpsl facts keep a memo table whose keys a cookie's domain can share.
+package protocol DomainNameSharing: DomainFacts {
+  /// ``DomainFacts/isPublicSuffix(utf8:)``, plus the domain as a `String`
+  /// when the implementation already holds one with exactly these bytes (a
+  /// memo table's key); `nil` when it holds none.
+  func publicSuffixLookup(sharingName domain: UnsafeBufferPointer<UInt8>)
+    -> (isPublicSuffix: Bool, name: String?)
 }
 
 extension DomainFacts {
@@ -38,10 +40,14 @@ extension DomainFacts {
     isPublicSuffix(String(decoding: domain, as: UTF8.self))
   }
 
-  /// Asks ``isPublicSuffix(utf8:)``; shares no name.
-  public func isPublicSuffix(
+  /// ``DomainNameSharing/publicSuffixLookup(sharingName:)`` when these facts
+  /// can share names; otherwise ``isPublicSuffix(utf8:)``, sharing none.
+  package func isPublicSuffix(
     sharingName domain: UnsafeBufferPointer<UInt8>
   ) -> (isPublicSuffix: Bool, name: String?) {
-    (isPublicSuffix(utf8: domain), nil)
+    if let sharing = self as? any DomainNameSharing {
+      return sharing.publicSuffixLookup(sharingName: domain)
+    }
+    return (isPublicSuffix(utf8: domain), nil)
   }
 }

@@ -9,7 +9,11 @@ extension CookieJar {
   ///   - context: the request whose response carried the header.
   ///   - sites: `ContextSites(context, facts:)`, computed once per response.
   ///   - now: the current time.
-  public mutating func setCookie(
+  ///
+  /// For the package (the store and the loader lend their lines as bytes and
+  /// compute `sites` once per response); others call
+  /// ``setCookie(_:context:now:)``.
+  package mutating func setCookie(
     _ line: UnsafeBufferPointer<UInt8>, context: CookieRequestContext, sites: ContextSites,
     now: Date
   ) -> SetCookieResult {
@@ -19,8 +23,17 @@ extension CookieJar {
         facts: facts), context: context, sites: sites, now: now)
   }
 
-  /// Processes one `Set-Cookie` header value given as a string.
-  public mutating func setCookie(
+  /// Processes one `Set-Cookie` header value received for `context`
+  /// (RFC 6265bis §5.6 and §5.7), storing the cookie when every rule allows.
+  public mutating func setCookie(_ line: String, context: CookieRequestContext, now: Date)
+    -> SetCookieResult
+  {
+    setCookie(line, context: context, sites: ContextSites(context, facts: facts), now: now)
+  }
+
+  /// Processes one `Set-Cookie` header value given as a string, with the
+  /// context's sites already computed.
+  package mutating func setCookie(
     _ line: String, context: CookieRequestContext, sites: ContextSites, now: Date
   ) -> SetCookieResult {
     var line = line
@@ -28,7 +41,7 @@ extension CookieJar {
   }
 
   /// Stores a parsed `Set-Cookie` line received for `context` (§5.7).
-  public mutating func setCookie(
+  package mutating func setCookie(
     _ parsed: ParsedCookie, context: CookieRequestContext, sites: ContextSites, now: Date
   ) -> SetCookieResult {
     store(

@@ -14,89 +14,92 @@ public struct Cookie: Sendable, Hashable {
   nonisolated(unsafe) private(set) var storage: Storage
 
   /// The cookie name; empty for a nameless cookie (`Set-Cookie: foo`).
-  public var name: String {
+  public package(set) var name: String {
     get { String(decoding: storage.nameBytes, as: UTF8.self) }
     set { rebuild(name: newValue) }
   }
   /// The cookie value, exactly as received (quotes kept).
-  public var value: String {
+  public package(set) var value: String {
     get { String(decoding: storage.valueBytes, as: UTF8.self) }
     set { rebuild(value: newValue) }
   }
   /// The canonical domain: lower-case ASCII, no leading dot.
-  public var domain: String {
+  public package(set) var domain: String {
     get { storage.fields.pointee.domain }
     set { uniqueStorage().fields.pointee.domain = newValue }
   }
   /// True when the cookie is sent only to `domain` itself (no Domain attribute).
-  public var isHostOnly: Bool {
+  public package(set) var isHostOnly: Bool {
     get { storage.fields.pointee.isHostOnly }
     set { uniqueStorage().fields.pointee.isHostOnly = newValue }
   }
   /// The cookie path (an explicit `Path` or the default-path, §5.1.4).
-  public var path: String {
+  public package(set) var path: String {
     get { String(decoding: storage.pathBytes, as: UTF8.self) }
     set { rebuild(path: newValue) }
   }
   /// When the cookie expires; `nil` for a session cookie.
-  public var expiresAt: Date? {
+  public package(set) var expiresAt: Date? {
     get { storage.fields.pointee.expiresAt }
     set { uniqueStorage().fields.pointee.expiresAt = newValue }
   }
   /// When the cookie was first created (kept when it is replaced).
-  public var createdAt: Date {
+  public package(set) var createdAt: Date {
     get { storage.fields.pointee.createdAt }
     set { uniqueStorage().fields.pointee.createdAt = newValue }
   }
   /// When the cookie was last sent or set.
-  public var lastAccessedAt: Date {
+  public package(set) var lastAccessedAt: Date {
     get { storage.fields.pointee.lastAccessedAt }
     set { uniqueStorage().fields.pointee.lastAccessedAt = newValue }
   }
   /// When the cookie was last written (set or replaced); used by "modified since".
-  public var lastUpdatedAt: Date {
+  public package(set) var lastUpdatedAt: Date {
     get { storage.fields.pointee.lastUpdatedAt }
     set { uniqueStorage().fields.pointee.lastUpdatedAt = newValue }
   }
   /// `Secure`: sent only to secure origins.
-  public var isSecure: Bool {
+  public package(set) var isSecure: Bool {
     get { storage.fields.pointee.isSecure }
     set { uniqueStorage().fields.pointee.isSecure = newValue }
   }
   /// `HttpOnly`: invisible to script APIs.
-  public var isHTTPOnly: Bool {
+  public package(set) var isHTTPOnly: Bool {
     get { storage.fields.pointee.isHTTPOnly }
     set { uniqueStorage().fields.pointee.isHTTPOnly = newValue }
   }
   /// The `SameSite` attribute, with `unspecified` kept distinct from `none`.
-  public var sameSite: SameSite {
+  public package(set) var sameSite: SameSite {
     get { storage.fields.pointee.sameSite }
     set { uniqueStorage().fields.pointee.sameSite = newValue }
   }
   /// The partition (CHIPS) this cookie lives in; `nil` for an unpartitioned cookie.
-  public var partitionKey: CookiePartitionKey? {
+  public package(set) var partitionKey: CookiePartitionKey? {
     get { storage.fields.pointee.partitionKey }
     set { uniqueStorage().fields.pointee.partitionKey = newValue }
   }
   /// Whether the setting origin was secure.
-  public var sourceScheme: CookieSourceScheme {
+  public package(set) var sourceScheme: CookieSourceScheme {
     get { storage.fields.pointee.sourceScheme }
     set { uniqueStorage().fields.pointee.sourceScheme = newValue }
   }
   /// The port of the setting origin; `nil` when unknown.
-  public var sourcePort: Int? {
+  public package(set) var sourcePort: Int? {
     get { storage.fields.pointee.sourcePort }
     set { uniqueStorage().fields.pointee.sourcePort = newValue }
   }
   /// Who set the cookie.
-  public var source: CookieSource {
+  public package(set) var source: CookieSource {
     get { storage.fields.pointee.source }
     set { uniqueStorage().fields.pointee.source = newValue }
   }
 
-  /// Creates a cookie from stored fields (persistence, imports, the API).
-  /// Callers vouch for validity; the store re-checks API-set cookies.
-  public init(
+  /// Creates a cookie from stored fields (persistence, imports, the
+  /// parser): the caller vouches for validity, so this is for the package
+  /// alone. Code outside it makes cookies with ``sanitized(url:name:value:domain:path:expiresAt:isSecure:isHTTPOnly:sameSite:partitionKey:now:configuration:facts:)``
+  /// (or receives them from a store), and the store re-checks every cookie
+  /// set through its API.
+  package init(
     name: String, value: String, domain: String, isHostOnly: Bool, path: String,
     expiresAt: Date?, createdAt: Date, lastAccessedAt: Date, lastUpdatedAt: Date? = nil,
     isSecure: Bool, isHTTPOnly: Bool, sameSite: SameSite, partitionKey: CookiePartitionKey?,

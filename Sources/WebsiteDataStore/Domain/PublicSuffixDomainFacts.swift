@@ -58,7 +58,7 @@ import Synchronization
 /// made while that lock is held. Each table holds at most 50,000 entries
 /// (``cacheCapacity``) and is emptied when full; a hit costs about 70–90 ns,
 /// a libpsl lookup 300–850 ns, a libidn2 conversion about 4 µs.
-public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
+public final class PublicSuffixDomainFacts: DomainNameSharing, @unchecked Sendable {
   /// The process-wide instance, created on first use (Swift initialises
   /// `static let` lazily and exactly once).
   public static let shared = PublicSuffixDomainFacts()
@@ -275,7 +275,7 @@ public final class PublicSuffixDomainFacts: DomainFacts, @unchecked Sendable {
 
   /// ``isPublicSuffix(utf8:)`` and the memo table's key for the name (made
   /// when the name is first asked about), which a cookie's domain can share.
-  public func isPublicSuffix(
+  package func publicSuffixLookup(
     sharingName domain: UnsafeBufferPointer<UInt8>
   ) -> (isPublicSuffix: Bool, name: String?) {
     lookUpPublicSuffix(domain, sharingName: true)
