@@ -25,6 +25,13 @@ import WebsiteDataStore
     let allBlocked = lookup.excluded.allSatisfy { $0.status.contains(.thirdPartyBlocked) }
     #expect(allBlocked)
 
+    let made = Cookie.sanitized(
+      url: page, name: "theme", value: "dark", isSecure: true, now: Date(),
+      facts: cookies.domainFacts)
+    let theme = try #require(made.cookie)
+    #expect(made.status.isIncluded)
+    #expect(try await cookies.setCookie(theme).isAccepted)
+
     let changes = cookies.changes()
     await cookies.setThirdPartyPolicy(.partitionThirdParty)
     try await cookies.processResponse(
