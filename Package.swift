@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "CookieCore", targets: ["CookieCore"]),
     .library(name: "WebsiteDataStore", targets: ["WebsiteDataStore"]),
     .library(name: "WebLoader", targets: ["WebLoader"]),
+    .library(name: "CookieInterchange", targets: ["CookieInterchange"]),
     .executable(name: "sitedata", targets: ["SiteDataCLI"]),
     .executable(name: "sitedata-bench", targets: ["SiteDataBench"]),
   ],
@@ -47,6 +48,14 @@ let package = Package(
       dependencies: ["CookieCore", "CPSL", "CIDN2", "COpenSSL", "CSQLite"],
       swiftSettings: strictSettings,
       plugins: ["EmbedMigrations"]),
+    // A JSON value model and RFC 3339 timestamps, shared by the cookie files
+    // and the CLI's output.
+    .target(name: "TextFormats", swiftSettings: strictSettings),
+    // Cookie files and browser databases (Netscape, JSON, Chromium, Firefox).
+    .target(
+      name: "CookieInterchange",
+      dependencies: ["CookieCore", "WebsiteDataStore", "TextFormats", "COpenSSL"],
+      swiftSettings: strictSettings),
     // libcurl with a store plugged in: the multi loop, hops, redirects, HSTS;
     // and the headless page (HTML parsed by Gumbo).
     .target(
@@ -54,10 +63,11 @@ let package = Package(
       swiftSettings: strictSettings),
     // The umbrella module users import.
     .target(
-      name: "WebsiteData", dependencies: ["CookieCore", "WebsiteDataStore", "WebLoader"],
+      name: "WebsiteData",
+      dependencies: ["CookieCore", "WebsiteDataStore", "WebLoader", "CookieInterchange"],
       swiftSettings: strictSettings),
     .executableTarget(
-      name: "SiteDataCLI", dependencies: ["WebsiteData", "WebLoader"],
+      name: "SiteDataCLI", dependencies: ["WebsiteData", "WebLoader", "TextFormats"],
       swiftSettings: strictSettings),
     .executableTarget(
       name: "SiteDataBench", dependencies: ["WebsiteData"],
@@ -99,8 +109,8 @@ let package = Package(
     .testTarget(
       name: "WebsiteDataStoreTests",
       dependencies: [
-        "WebsiteDataStore", "CookieCore", "StoreCrashWriter", "BuiltProductLocator", "TestScratch",
-        "ProcessHarness",
+        "WebsiteDataStore", "CookieCore", "CookieInterchange", "TextFormats", "StoreCrashWriter",
+        "BuiltProductLocator", "TestScratch", "ProcessHarness",
       ],
       exclude: ["Fixtures"],
       swiftSettings: strictSettings),

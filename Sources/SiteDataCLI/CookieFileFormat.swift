@@ -47,40 +47,22 @@ enum BrowserCookieDatabases {
   static func read(
     _ format: CookieFileFormat, path: String, password: String?, container: Int?
   ) async throws(CLIError) -> CookieImportResult {
-    let outcome = await OffPool.run { () -> Result<CookieImportResult, any Error> in
-      Result {
-        switch format {
-        case .chromium: try ChromiumCookieDatabase.read(contentsOf: path, password: password)
-        default: try FirefoxCookieDatabase.read(contentsOf: path, userContextID: container)
-        }
+    do {
+      switch format {
+      case .chromium:
+        return try await ChromiumCookieDatabase.read(contentsOf: path, password: password)
+      default:
+        return try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: container)
       }
-    }
-    switch outcome {
-    case .success(let result): return result
-    case .failure(let error): throw .failure("\(path): \(error)")
+    } catch {
+      throw .failure("\(path): \(error)")
     }
   }
 
   /// The Firefox containers with cookies other than `container` (default 0),
   /// for a note after an import; empty when they cannot be read.
   static func otherFirefoxContainers(_ path: String, container: Int?) async -> [Int] {
-    await OffPool.run {
-      ((try? FirefoxCookieDatabase.containers(contentsOf: path)) ?? [])
-        .map(\.userContextID).filter { $0 != (container ?? 0) }
-    }
-  }
-}
-
-/// Runs blocking work on a new thread and waits for it without blocking a
-/// thread of Swift's cooperative pool.
-enum OffPool {
-  /// `body`'s result; the continuation is resumed exactly once, when it
-  /// returns.
-  static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-      let thread = Thread { continuation.resume(returning: body()) }
-      thread.name = "sitedata.blocking"
-      thread.start()
-    }
+    ((try? await FirefoxCookieDatabase.containers(contentsOf: path)) ?? [])
+      .map(\.userContextID).filter { $0 != (container ?? 0) }
   }
 }

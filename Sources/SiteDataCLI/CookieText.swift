@@ -1,3 +1,4 @@
+import TextFormats
 import WebsiteData
 
 /// How commands show cookies and decisions in messages: a cookie by its

@@ -1,3 +1,4 @@
+import TextFormats
 import WebsiteData
 
 /// `sitedata cookies get URL`: the Cookie header a request would carry and,

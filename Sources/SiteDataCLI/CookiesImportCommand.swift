@@ -81,11 +81,11 @@ enum CookiesImportCommand: Command {
     let read: CookieImportResult
     switch format {
     case .netscape:
-      read = NetscapeCookieFile.read(try InputFile.readAll(path), now: Date())
+      read = await NetscapeCookieFile.read(try InputFile.readAll(path), now: Date())
     case .json:
       let bytes = try InputFile.readAll(path)
       do {
-        read = try JSONCookieFile.read(bytes, now: Date())
+        read = try await JSONCookieFile.read(bytes, now: Date())
       } catch {
         throw .malformedInput("\(displayName): \(error.message)")
       }

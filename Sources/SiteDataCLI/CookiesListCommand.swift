@@ -1,4 +1,5 @@
 import Foundation
+import TextFormats
 import WebsiteData
 
 /// `sitedata cookies list`: the cookies of a store, as a table or as JSON.

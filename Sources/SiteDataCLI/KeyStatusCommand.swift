@@ -1,4 +1,5 @@
 import Foundation
+import TextFormats
 import WebsiteData
 
 /// `sitedata key status`: which store, which key, and whether the key opens

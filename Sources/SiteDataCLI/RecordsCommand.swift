@@ -1,3 +1,4 @@
+import TextFormats
 import WebsiteData
 
 /// `sitedata records`: the sites a store holds data for, with the kinds of

@@ -1,4 +1,5 @@
 import Foundation
+import TextFormats
 import WebsiteData
 
 /// The time syntax of replay scripts and of `--since`: RFC 3339 timestamps

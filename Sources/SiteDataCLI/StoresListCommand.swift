@@ -1,3 +1,4 @@
+import TextFormats
 import WebsiteData
 
 /// `sitedata stores list`: the named stores.

@@ -1,6 +1,7 @@
 // The umbrella module: `import WebsiteData` gives the cookie semantics
-// (CookieCore), the stores (WebsiteDataStore) and the libcurl loader
-// (WebLoader).
+// (CookieCore), the stores (WebsiteDataStore), cookie files and browser
+// databases (CookieInterchange) and the libcurl loader (WebLoader).
 @_exported import CookieCore
-@_exported import WebsiteDataStore
+@_exported import CookieInterchange
 @_exported import WebLoader
+@_exported import WebsiteDataStore

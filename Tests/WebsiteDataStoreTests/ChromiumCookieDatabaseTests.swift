@@ -3,6 +3,7 @@ import Foundation
 import TestScratch
 import Testing
 
+@testable import CookieInterchange
 @testable import WebsiteDataStore
 
 /// ``ChromiumCookieDatabase``: the profile written by the real Chromium, then
@@ -18,7 +19,7 @@ struct ChromiumCookieDatabaseTests {
   func realProfile() async throws {
     let expectation = try BrowserCookieFixtures.expectation()
     #expect(expectation.browsers["chromium"]?.schemaVersion == 24)
-    let result = try ChromiumCookieDatabase.read(
+    let result = try await ChromiumCookieDatabase.read(
       contentsOf: BrowserCookieFixtures.chromiumDatabase, password: nil)
     #expect(result.issues.isEmpty, "\(result.issues)")
     BrowserCookieFixtures.expectCookies(
@@ -50,7 +51,7 @@ struct ChromiumCookieDatabaseTests {
   }
 
   @Test("reading leaves the file untouched, even while another connection locks it")
-  func readsACopy() throws {
+  func readsACopy() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
@@ -60,7 +61,7 @@ struct ChromiumCookieDatabaseTests {
     try browser.execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;")
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let filesBefore = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-    let result = try ChromiumCookieDatabase.read(contentsOf: path, password: nil)
+    let result = try await ChromiumCookieDatabase.read(contentsOf: path, password: nil)
     #expect(result.cookies.count == (try BrowserCookieFixtures.chromiumCount()))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     #expect(
@@ -86,7 +87,7 @@ struct ChromiumCookieDatabaseTests {
       + "83cd2ee445f26ac23303fca8089cdfb2b0c99bb049a45b3c37d31c8cf8004d1f")
 
   @Test("a v11 value decrypts with the keyring password, and is an issue without it")
-  func v11Values() throws {
+  func v11Values() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
@@ -95,7 +96,7 @@ struct ChromiumCookieDatabaseTests {
       into: path, host: ".example.test", name: "keyring",
       encrypted: Array("v11".utf8) + Self.v11KnownAnswer)
 
-    let opened = try ChromiumCookieDatabase.read(
+    let opened = try await ChromiumCookieDatabase.read(
       contentsOf: path, password: Self.keyringPassword)
     #expect(opened.issues.isEmpty)
     let cookie = try #require(opened.cookies.first { $0.name == "keyring" })
@@ -103,18 +104,18 @@ struct ChromiumCookieDatabaseTests {
     #expect(cookie.domain == "example.test" && !cookie.isHostOnly)
     #expect(opened.cookies.count == (try BrowserCookieFixtures.chromiumCount()) + 1)
 
-    let locked = try ChromiumCookieDatabase.read(contentsOf: path, password: nil)
+    let locked = try await ChromiumCookieDatabase.read(contentsOf: path, password: nil)
     #expect(locked.cookies.count == (try BrowserCookieFixtures.chromiumCount()))
     #expect(locked.issues.map(\.location) == ["row \(rowID)"])
     #expect(locked.issues.first?.reason.contains("password") == true)
 
-    let wrong = try ChromiumCookieDatabase.read(contentsOf: path, password: "not it")
+    let wrong = try await ChromiumCookieDatabase.read(contentsOf: path, password: "not it")
     #expect(wrong.cookies.count == (try BrowserCookieFixtures.chromiumCount()))
     #expect(wrong.issues.map(\.location) == ["row \(rowID)"])
   }
 
   @Test("before version 24 values carry no domain hash")
-  func version23() throws {
+  func version23() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
@@ -125,7 +126,7 @@ struct ChromiumCookieDatabaseTests {
     try Self.insert(
       into: path, host: "www.example.test", name: "old",
       encrypted: Array("v10".utf8) + cipher.encrypt(Array("no hash here".utf8)))
-    let result = try ChromiumCookieDatabase.read(contentsOf: path, password: nil)
+    let result = try await ChromiumCookieDatabase.read(contentsOf: path, password: nil)
     #expect(result.issues.isEmpty)
     #expect(result.cookies.map(\.value) == ["no hash here"])
   }
@@ -207,14 +208,14 @@ struct ChromiumCookieDatabaseTests {
   ]
 
   @Test("a damaged row is an issue naming its rowid; the rest is read", arguments: badRows)
-  func damagedRow(_ bad: BadRow) throws {
+  func damagedRow(_ bad: BadRow) async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.chromiumDatabase, in: folder, as: "Cookies")
     let fields = try bad.make(ChromiumCookieCipher(password: ChromiumCookieCipher.v10Password))
     let rowID = try Self.insert(into: path, fields: fields, name: "damaged")
-    let result = try ChromiumCookieDatabase.read(contentsOf: path, password: nil)
+    let result = try await ChromiumCookieDatabase.read(contentsOf: path, password: nil)
     #expect(result.cookies.count == (try BrowserCookieFixtures.chromiumCount()))
     #expect(!result.cookies.contains { $0.name == "damaged" })
     #expect(result.issues.map(\.location) == ["row \(rowID)"])
@@ -226,9 +227,9 @@ struct ChromiumCookieDatabaseTests {
   // MARK: Files that are not Chromium cookie databases
 
   @Test("Firefox's database is not a Chromium cookie database")
-  func firefoxFile() throws {
-    let error = try #require(throws: WebsiteDataStoreError.self) {
-      try ChromiumCookieDatabase.read(
+  func firefoxFile() async throws {
+    let error = try await #require(throws: WebsiteDataStoreError.self) {
+      try await ChromiumCookieDatabase.read(
         contentsOf: BrowserCookieFixtures.firefoxDatabase, password: nil)
     }
     #expect(error.code == .corrupt)
@@ -236,7 +237,7 @@ struct ChromiumCookieDatabaseTests {
   }
 
   @Test("a file that is not SQLite, a truncated file, a missing file and a folder are refused")
-  func badFiles() throws {
+  func badFiles() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let text = folder.file("Cookies.txt")
@@ -250,31 +251,31 @@ struct ChromiumCookieDatabaseTests {
       (text, WebsiteDataStoreError.Code.corrupt), (truncated, .corrupt),
       (folder.file("missing"), .notFound), (folder.path, .invalidArgument),
     ] {
-      let error = try #require(throws: WebsiteDataStoreError.self) {
-        try ChromiumCookieDatabase.read(contentsOf: path, password: nil)
+      let error = try await #require(throws: WebsiteDataStoreError.self) {
+        try await ChromiumCookieDatabase.read(contentsOf: path, password: nil)
       }
       #expect(error.code == code, "\(path): \(error)")
     }
   }
 
   @Test("an unknown schema and a newer incompatible version are refused")
-  func schemas() throws {
+  func schemas() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let newer = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.chromiumDatabase, in: folder, as: "Newer")
     try BrowserCookieFixtures.execute(
       newer, "UPDATE meta SET value = '25' WHERE key = 'last_compatible_version'")
-    let newerError = try #require(throws: WebsiteDataStoreError.self) {
-      try ChromiumCookieDatabase.read(contentsOf: newer, password: nil)
+    let newerError = try await #require(throws: WebsiteDataStoreError.self) {
+      try await ChromiumCookieDatabase.read(contentsOf: newer, password: nil)
     }
     #expect(newerError.code == .newerSchema)
 
     let unknown = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.chromiumDatabase, in: folder, as: "Unknown")
     try BrowserCookieFixtures.execute(unknown, "ALTER TABLE cookies DROP COLUMN is_httponly")
-    let unknownError = try #require(throws: WebsiteDataStoreError.self) {
-      try ChromiumCookieDatabase.read(contentsOf: unknown, password: nil)
+    let unknownError = try await #require(throws: WebsiteDataStoreError.self) {
+      try await ChromiumCookieDatabase.read(contentsOf: unknown, password: nil)
     }
     #expect(unknownError.code == .corrupt)
     #expect(unknownError.message.contains("is_httponly"))
@@ -282,8 +283,8 @@ struct ChromiumCookieDatabaseTests {
     let noMeta = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.chromiumDatabase, in: folder, as: "NoMeta")
     try BrowserCookieFixtures.execute(noMeta, "DROP TABLE meta")
-    let noMetaError = try #require(throws: WebsiteDataStoreError.self) {
-      try ChromiumCookieDatabase.read(contentsOf: noMeta, password: nil)
+    let noMetaError = try await #require(throws: WebsiteDataStoreError.self) {
+      try await ChromiumCookieDatabase.read(contentsOf: noMeta, password: nil)
     }
     #expect(noMetaError.code == .corrupt)
   }

@@ -3,6 +3,7 @@ import Foundation
 import TestScratch
 import Testing
 
+@testable import CookieInterchange
 @testable import WebsiteDataStore
 
 /// ``FirefoxCookieDatabase``: the `cookies.sqlite` written by the real
@@ -16,7 +17,7 @@ struct FirefoxCookieDatabaseTests {
   func realProfile() async throws {
     let expectation = try BrowserCookieFixtures.expectation()
     #expect(expectation.browsers["firefox"]?.schemaVersion == 17)
-    let result = try FirefoxCookieDatabase.read(
+    let result = try await FirefoxCookieDatabase.read(
       contentsOf: BrowserCookieFixtures.firefoxDatabase, userContextID: nil)
     #expect(result.issues.isEmpty, "\(result.issues)")
     BrowserCookieFixtures.expectCookies(
@@ -31,36 +32,36 @@ struct FirefoxCookieDatabaseTests {
   }
 
   @Test("containers are read one at a time and never mixed")
-  func containers() throws {
+  func containers() async throws {
     let expectation = try BrowserCookieFixtures.expectation()
     let path = BrowserCookieFixtures.firefoxDatabase
-    let second = try FirefoxCookieDatabase.read(contentsOf: path, userContextID: 2)
+    let second = try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: 2)
     #expect(second.issues.isEmpty)
     BrowserCookieFixtures.expectCookies(
       second.cookies, match: expectation.stored(by: "firefox", userContextID: 2),
       browser: "firefox", expectation: expectation, sourcePorts: false)
-    let defaultJar = try FirefoxCookieDatabase.read(contentsOf: path, userContextID: 0)
+    let defaultJar = try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: 0)
     #expect(!defaultJar.cookies.contains { $0.name == "in_container" })
     #expect(defaultJar.cookies.count == (try BrowserCookieFixtures.firefoxCount()))
-    let empty = try FirefoxCookieDatabase.read(contentsOf: path, userContextID: 1)
+    let empty = try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: 1)
     #expect(empty.cookies.isEmpty && empty.issues.isEmpty)
 
     #expect(
-      try FirefoxCookieDatabase.containers(contentsOf: path) == [
+      try await FirefoxCookieDatabase.containers(contentsOf: path) == [
         FirefoxCookieContainer(
           userContextID: 0, cookieCount: try BrowserCookieFixtures.firefoxCount()),
         FirefoxCookieContainer(
           userContextID: 2, cookieCount: try BrowserCookieFixtures.firefoxCount(userContextID: 2)),
       ])
 
-    let error = try #require(throws: WebsiteDataStoreError.self) {
-      try FirefoxCookieDatabase.read(contentsOf: path, userContextID: -1)
+    let error = try await #require(throws: WebsiteDataStoreError.self) {
+      try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: -1)
     }
     #expect(error.code == .invalidArgument)
   }
 
   @Test("the latest writes, still in cookies.sqlite-wal, are read and the file is untouched")
-  func readsTheWAL() throws {
+  func readsTheWAL() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
@@ -74,7 +75,7 @@ struct FirefoxCookieDatabaseTests {
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let walBefore = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
 
-    let result = try FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)
+    let result = try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)
     #expect(result.cookies.contains { $0.name == "fresh" })
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")) == walBefore)
@@ -142,7 +143,7 @@ struct FirefoxCookieDatabaseTests {
   ]
 
   @Test("rows read by their origin attributes and SameSite", arguments: rowCases)
-  func row(_ row: RowCase) throws {
+  func row(_ row: RowCase) async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
@@ -155,7 +156,7 @@ struct FirefoxCookieDatabaseTests {
       [.integer(row.partitionedAttribute ? 1 : 0), .integer(rowID)])
     connection.close()
 
-    let result = try FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)
+    let result = try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)
     let others = try BrowserCookieFixtures.firefoxCount()
     switch row.outcome {
     case .cookie(let partition, let crossSite, let sameSite):
@@ -183,7 +184,7 @@ struct FirefoxCookieDatabaseTests {
   // MARK: Schema versions
 
   @Test("expiry is in seconds before schema 16 and in milliseconds from 16")
-  func expiryUnits() throws {
+  func expiryUnits() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     for version in [15, 16, 17] {
@@ -194,14 +195,14 @@ struct FirefoxCookieDatabaseTests {
       try Self.insert(into: connection, suffix: "", name: "unit", expiry: 1_900_000_000)
       connection.close()
       let cookie = try #require(
-        try FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil).cookies.first)
+        try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil).cookies.first)
       let expected = version >= 16 ? 1_900_000.0 : 1_900_000_000.0
       #expect(cookie.expiresAt == Date(timeIntervalSince1970: expected), "version \(version)")
     }
   }
 
   @Test("before schema 15, lax over a raw none is an absent SameSite")
-  func rawSameSite() throws {
+  func rawSameSite() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let path = try BrowserCookieFixtures.copy(
@@ -223,7 +224,7 @@ struct FirefoxCookieDatabaseTests {
         "UPDATE moz_cookies SET rawSameSite = ?1 WHERE id = ?2", [.integer(raw), .integer(rowID)])
     }
     connection.close()
-    let result = try FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)
+    let result = try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)
     for (name, _, _, expected) in rows {
       #expect(result.cookies.first { $0.name == name }?.sameSite == expected, "\(name)")
     }
@@ -232,7 +233,7 @@ struct FirefoxCookieDatabaseTests {
   }
 
   @Test("unknown and newer schema versions are refused")
-  func schemaVersions() throws {
+  func schemaVersions() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     for (version, code) in [
@@ -241,22 +242,22 @@ struct FirefoxCookieDatabaseTests {
       let path = try BrowserCookieFixtures.copy(
         BrowserCookieFixtures.firefoxDatabase, in: folder, as: "v\(version).sqlite")
       try BrowserCookieFixtures.execute(path, "PRAGMA user_version = \(version)")
-      let error = try #require(throws: WebsiteDataStoreError.self) {
-        try FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)
+      let error = try await #require(throws: WebsiteDataStoreError.self) {
+        try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)
       }
       #expect(error.code == code, "version \(version)")
     }
     let missing = try BrowserCookieFixtures.copy(
       BrowserCookieFixtures.firefoxDatabase, in: folder, as: "missing.sqlite")
     try BrowserCookieFixtures.execute(missing, "ALTER TABLE moz_cookies DROP COLUMN isSecure")
-    let error = try #require(throws: WebsiteDataStoreError.self) {
-      try FirefoxCookieDatabase.read(contentsOf: missing, userContextID: nil)
+    let error = try await #require(throws: WebsiteDataStoreError.self) {
+      try await FirefoxCookieDatabase.read(contentsOf: missing, userContextID: nil)
     }
     #expect(error.code == .corrupt && error.message.contains("isSecure"))
   }
 
   @Test("Chromium's database, a text file and a truncated file are refused")
-  func badFiles() throws {
+  func badFiles() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
     let text = folder.file("cookies.txt")
@@ -266,8 +267,8 @@ struct FirefoxCookieDatabaseTests {
     let whole = try Data(contentsOf: URL(fileURLWithPath: BrowserCookieFixtures.firefoxDatabase))
     try whole.prefix(whole.count / 3).write(to: URL(fileURLWithPath: truncated))
     for path in [BrowserCookieFixtures.chromiumDatabase, text, truncated] {
-      let error = try #require(throws: WebsiteDataStoreError.self) {
-        try FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)
+      let error = try await #require(throws: WebsiteDataStoreError.self) {
+        try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: nil)
       }
       #expect(error.code == .corrupt, "\(path): \(error)")
     }

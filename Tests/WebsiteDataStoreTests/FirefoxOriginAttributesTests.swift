@@ -1,5 +1,6 @@
 import Testing
 
+@testable import CookieInterchange
 @testable import WebsiteDataStore
 
 /// ``FirefoxOriginAttributes`` and ``FirefoxPartitionKey``: suffixes as

@@ -1,4 +1,5 @@
 import CookieCore
+import CookieInterchange
 import Foundation
 import Testing
 import WebsiteDataStore
@@ -26,7 +27,7 @@ import WebsiteDataStore
   func netscapeLinesAreCanonicalisedOrRefusedWithTheirPlace(kind: StoreKind) async throws {
     let clock = ManualStoreClock(TestSupport.fixedNow)
     let store = try await kind.makeStore(clock: clock)
-    let read = NetscapeCookieFile.read(Array(Self.netscape.utf8), now: TestSupport.fixedNow)
+    let read = await NetscapeCookieFile.read(Array(Self.netscape.utf8), now: TestSupport.fixedNow)
     #expect(read.issues.isEmpty)
     let results = try await store.httpCookieStore.importCookies(read.cookies)
     var refused: [String: [CookieExclusionReason]] = [:]
@@ -54,14 +55,14 @@ import WebsiteDataStore
     #expect(lookup.header == "ported=1")
   }
 
-  @Test func jsonEntriesAreRefusedByIndex() throws {
+  @Test func jsonEntriesAreRefusedByIndex() async throws {
     let json = """
       {"format": "websitedata-cookies", "version": 1, "cookies": [
         {"name": "ok", "value": "1", "domain": "example.com", "hostOnly": true, "path": "/"},
         {"name": "bad", "value": "1", "domain": "co.uk", "hostOnly": false, "path": "/"}
       ]}
       """
-    let read = try JSONCookieFile.read(Array(json.utf8), now: TestSupport.fixedNow)
+    let read = try await JSONCookieFile.read(Array(json.utf8), now: TestSupport.fixedNow)
     #expect(read.locations == ["cookies[0]", "cookies[1]"])
   }
 }

@@ -2,6 +2,8 @@ import CookieCore
 import Foundation
 import Testing
 
+@testable import CookieInterchange
+@testable import TextFormats
 @testable import WebsiteDataStore
 
 /// ``JSONCookieFile``: the lossless format, its schema, and bad entries
@@ -9,8 +11,8 @@ import Testing
 @Suite struct JSONCookieFileTests {
   static let now = TestSupport.fixedNow
 
-  static func read(_ text: String) throws(WebsiteDataStoreError) -> CookieImportResult {
-    try JSONCookieFile.read(Array(text.utf8), now: now)
+  static func read(_ text: String) async throws(WebsiteDataStoreError) -> CookieImportResult {
+    try await JSONCookieFile.read(Array(text.utf8), now: now)
   }
 
   static func document(_ entries: String) -> String {
@@ -27,14 +29,14 @@ import Testing
     partitionKey: CookiePartitionKey(topLevelSite: "https://news.test", hasCrossSiteAncestor: true),
     sourceScheme: .secure, sourcePort: 8443, source: .http)
 
-  @Test func everyFieldSurvivesARoundTrip() throws {
+  @Test func everyFieldSurvivesARoundTrip() async throws {
     let session = Cookie(
       name: "", value: "nameless", domain: "127.0.0.1", isHostOnly: true, path: "/",
       expiresAt: nil, createdAt: Date(timeIntervalSince1970: 0), lastAccessedAt: Self.now,
       isSecure: false, isHTTPOnly: false, sameSite: .unspecified, partitionKey: nil,
       sourceScheme: .unset, sourcePort: nil, source: .api)
     let text = JSONCookieFile.write([Self.full, session])
-    let result = try JSONCookieFile.read(Array(text.utf8), now: Self.now)
+    let result = try await JSONCookieFile.read(Array(text.utf8), now: Self.now)
     #expect(result.issues.isEmpty)
     #expect(result.cookies == [Self.full, session])
     // Writing what was read gives the same bytes.
@@ -74,8 +76,8 @@ import Testing
         """)
   }
 
-  @Test func onlyTheIdentityIsRequired() throws {
-    let result = try Self.read(
+  @Test func onlyTheIdentityIsRequired() async throws {
+    let result = try await Self.read(
       Self.document(#"{"name": "a", "value": "1", "domain": "example.com", "path": "/"}"#))
     let cookie = try #require(result.cookies.first)
     #expect(cookie.isHostOnly && cookie.isSession && !cookie.isSecure && !cookie.isHTTPOnly)
@@ -124,9 +126,9 @@ import Testing
       #""source" must be one of http, script, api"#
     ),
   ])
-  func badEntriesAreReportedByIndexAndSkipped(entry: String, reason: String) throws {
+  func badEntriesAreReportedByIndexAndSkipped(entry: String, reason: String) async throws {
     let good = #"{"name": "ok", "value": "1", "domain": "e.com", "path": "/"}"#
-    let result = try Self.read(Self.document([good, entry, good].joined(separator: ",")))
+    let result = try await Self.read(Self.document([good, entry, good].joined(separator: ",")))
     #expect(result.cookies.map(\.name) == ["ok", "ok"])
     #expect(result.issues.count == 1)
     #expect(result.issues.first?.location == "cookies[1]")
@@ -142,14 +144,14 @@ import Testing
     (#"{"format": "websitedata-cookies", "version": 1, "cookies": {}}"#, .corrupt),
     (#"{"format": "websitedata-cookies", "version": 2, "cookies": []}"#, .newerSchema),
   ])
-  func wholeFileFailures(text: String, code: WebsiteDataStoreError.Code) {
-    #expect(throws: WebsiteDataStoreError(code, "")) { try Self.read(text) }
+  func wholeFileFailures(text: String, code: WebsiteDataStoreError.Code) async {
+    await #expect(throws: WebsiteDataStoreError(code, "")) { try await Self.read(text) }
   }
 
-  @Test func syntaxErrorsGiveThePlaceNotTheText() {
+  @Test func syntaxErrorsGiveThePlaceNotTheText() async {
     let text = "{\"format\": \"websitedata-cookies\",\n\"cookies\": [SECRET]}"
     do {
-      _ = try Self.read(text)
+      _ = try await Self.read(text)
       Issue.record("expected an error")
     } catch {
       #expect(error.message.hasPrefix("the file is not valid JSON"))

@@ -2,6 +2,7 @@ import CookieCore
 import Foundation
 import Testing
 
+@testable import CookieInterchange
 @testable import WebsiteDataStore
 
 /// ``NetscapeCookieFile``: reading what curl, wget, yt-dlp and Python write,
@@ -9,11 +10,11 @@ import Testing
 @Suite struct NetscapeCookieFileTests {
   static let now = TestSupport.fixedNow
 
-  static func read(_ text: String) -> CookieImportResult {
-    NetscapeCookieFile.read(Array(text.utf8), now: now)
+  static func read(_ text: String) async -> CookieImportResult {
+    await NetscapeCookieFile.read(Array(text.utf8), now: now)
   }
 
-  @Test func readsCurlsJar() throws {
+  @Test func readsCurlsJar() async throws {
     // As `curl -c` writes it (curl 7.88).
     let jar = """
       # Netscape HTTP Cookie File
@@ -24,7 +25,7 @@ import Testing
       www.example.test\tFALSE\t/app\tTRUE\t1800000000\ta\t1=x; y
 
       """
-    let result = Self.read(jar)
+    let result = await Self.read(jar)
     #expect(result.issues.isEmpty)
     #expect(result.cookies.count == 2)
     let b = try #require(result.cookies.first)
@@ -40,13 +41,13 @@ import Testing
     #expect(a.expiresAt == Date(timeIntervalSince1970: 1_800_000_000))
   }
 
-  @Test func toleratesCRLFVariantsAndBlankLines() throws {
+  @Test func toleratesCRLFVariantsAndBlankLines() async throws {
     let text =
       "# Netscape HTTP Cookie File\r\n\r\n   \r\n"
       + "Example.COM\ttrue\t/\tfalse\t\tsession\tv\r\n"  // Python: empty expiry
       + "host.test\tFALSE\t/\tFALSE\t0\tnovalue\r\n"  // curl: six fields
       + ".dot.test\tFALSE\t/\tFALSE\t0\tn\tv"  // no final newline; dot without TRUE
-    let result = Self.read(text)
+    let result = await Self.read(text)
     #expect(result.issues.isEmpty, "\(result.issues)")
     #expect(result.cookies.map(\.name) == ["session", "novalue", "n"])
     #expect(result.cookies[0].domain == "example.com" && !result.cookies[0].isHostOnly)
@@ -68,11 +69,11 @@ import Testing
     ("example.com\tTRUE\t/\tFALSE\tsoon\ta\tb", "the expiry (field 5) is not a whole number"),
     ("example.com\tTRUE\t/\tFALSE\t1.5\ta\tb", "the expiry (field 5) is not a whole number"),
   ])
-  func badLinesAreReportedByNumberAndSkipped(line: String, reason: String) throws {
+  func badLinesAreReportedByNumberAndSkipped(line: String, reason: String) async throws {
     let text =
       "# Netscape HTTP Cookie File\ngood.test\tFALSE\t/\tFALSE\t0\tok\t1\n\(line)\n"
       + "good.test\tFALSE\t/\tFALSE\t0\tok2\t2\n"
-    let result = Self.read(text)
+    let result = await Self.read(text)
     #expect(result.cookies.map(\.name) == ["ok", "ok2"])
     let issue = try #require(result.issues.first)
     #expect(result.issues.count == 1)
@@ -80,10 +81,10 @@ import Testing
     #expect(issue.reason.hasPrefix(reason), "\(issue.reason)")
   }
 
-  @Test func invalidUTF8IsABadLineNotAFailure() {
+  @Test func invalidUTF8IsABadLineNotAFailure() async {
     var bytes = Array("a.test\tFALSE\t/\tFALSE\t0\tn\t".utf8) + [0xFF, 0x0A]
     bytes += Array("b.test\tFALSE\t/\tFALSE\t0\tm\tv\n".utf8)
-    let result = NetscapeCookieFile.read(bytes, now: Self.now)
+    let result = await NetscapeCookieFile.read(bytes, now: Self.now)
     #expect(result.cookies.map(\.name) == ["m"])
     #expect(
       result.issues == [
@@ -91,8 +92,8 @@ import Testing
       ])
   }
 
-  @Test func issuesNeverQuoteTheLine() {
-    let result = Self.read("example.com\tTRUE\t/\tFALSE\tsoon\tname\tSECRET-VALUE\n")
+  @Test func issuesNeverQuoteTheLine() async {
+    let result = await Self.read("example.com\tTRUE\t/\tFALSE\tsoon\tname\tSECRET-VALUE\n")
     #expect(result.issues.count == 1)
     #expect(!result.issues.description.contains("SECRET"))
   }
@@ -149,14 +150,14 @@ import Testing
     #expect(output.text.hasSuffix("\t1\told\tv\n"))
   }
 
-  @Test func roundTripKeepsWhatTheFormatHolds() {
+  @Test func roundTripKeepsWhatTheFormatHolds() async {
     let cookies = [
       Self.cookie("a", "1", expires: Date(timeIntervalSince1970: 1_800_000_000)),
       Self.cookie(
         "b", "x=y", domain: "a.example.com", hostOnly: false, path: "/p", secure: true,
         httpOnly: true),
     ]
-    let result = NetscapeCookieFile.read(
+    let result = await NetscapeCookieFile.read(
       Array(NetscapeCookieFile.write(cookies).text.utf8), now: Self.now)
     #expect(result.issues.isEmpty)
     for (read, original) in zip(result.cookies, cookies) {

@@ -14,7 +14,7 @@ internal import COpenSSL
 /// Messages name the failing OpenSSL function and quote OpenSSL's reason
 /// string (library and reason names such as `"Provider routines::bad
 /// decrypt"`); they never contain key material, passphrases or plaintext.
-enum OpenSSLCheck {
+package enum OpenSSLCheck {
   /// Throws unless `result` is `1`, the success value of `EVP_*Init_ex2`,
   /// `EVP_*Update`, `EVP_*Final_ex`, `EVP_CIPHER_CTX_ctrl`, `EVP_MAC_*`,
   /// `EVP_KDF_derive`, `EVP_PBE_scrypt` and `RAND_bytes`.
@@ -25,7 +25,7 @@ enum OpenSSLCheck {
   ///   - code: The error code to throw; ``WebsiteDataStoreError/Code/crypto``
   ///     unless the caller knows better.
   @inline(__always)
-  static func call(
+  package static func call(
     _ result: Int32, _ function: StaticString,
     code: WebsiteDataStoreError.Code = .crypto
   ) throws(WebsiteDataStoreError) {
@@ -38,7 +38,7 @@ enum OpenSSLCheck {
   /// (`EVP_CIPHER_CTX_new`, `EVP_CIPHER_fetch`, `EVP_MAC_CTX_new`, …)
   /// returned `NULL`.
   @inline(__always)
-  static func pointer(
+  package static func pointer(
     _ pointer: OpaquePointer?, _ function: StaticString
   ) throws(WebsiteDataStoreError) -> OpaquePointer {
     guard let pointer else { throw failure(function, code: .crypto) }
@@ -50,7 +50,7 @@ enum OpenSSLCheck {
   ///
   /// The first (oldest) queued error is the root cause; it is quoted. The
   /// queue is then cleared.
-  static func failure(
+  package static func failure(
     _ function: StaticString, code: WebsiteDataStoreError.Code
   ) -> WebsiteDataStoreError {
     let first = ERR_get_error()
@@ -71,7 +71,7 @@ enum OpenSSLCheck {
   /// Empties OpenSSL's thread-local error queue after a failure the caller
   /// handles itself (a GCM tag mismatch in `EVP_DecryptFinal_ex`).
   @inline(__always)
-  static func clearErrors() {
+  package static func clearErrors() {
     ERR_clear_error()
   }
 }

@@ -54,7 +54,7 @@ public final class SecretBytes: @unchecked Sendable {
   ///   - initializer: Writes all `count` bytes of the buffer.
   /// - Throws: ``WebsiteDataStoreError/Code/invalidArgument`` for a negative
   ///   `count`; whatever `initializer` throws.
-  convenience init(
+  package convenience init(
     count: Int,
     afterWipe: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil,
     initializer: (UnsafeMutableRawBufferPointer) throws -> Void

@@ -3,6 +3,7 @@ import Foundation
 import TestScratch
 import Testing
 
+@testable import CookieInterchange
 @testable import WebsiteDataStore
 
 /// The real-browser fixtures of `Fixtures/browsers` (made by

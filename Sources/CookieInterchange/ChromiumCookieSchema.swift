@@ -1,3 +1,5 @@
+import WebsiteDataStore
+
 /// The shape of a Chromium `Cookies` database: its version (the `meta`
 /// table's `version`) and which columns its `cookies` table has
 /// (`net/extras/sqlite/sqlite_persistent_cookie_store.cc`).

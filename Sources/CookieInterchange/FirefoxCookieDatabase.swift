@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import WebsiteDataStore
 
 /// Reads the cookies of a Firefox profile's `cookies.sqlite`, as
 /// `netwerk/cookie/CookiePersistentStorage.cpp` writes it (schema versions 9
@@ -54,7 +55,16 @@ public enum FirefoxCookieDatabase {
   ///   ``WebsiteDataStoreError/Code/newerSchema``,
   ///   ``WebsiteDataStoreError/Code/invalidArgument`` (a negative container)
   ///   or ``WebsiteDataStoreError/Code/io``. Messages never contain a value.
-  public static func read(contentsOf path: String, userContextID: Int?) throws
+  ///
+  /// The reading runs outside Swift's cooperative pool (``OffPool``).
+  public static func read(contentsOf path: String, userContextID: Int?) async throws
+    -> CookieImportResult
+  {
+    try await OffPool.run { try readNow(contentsOf: path, userContextID: userContextID) }
+  }
+
+  /// ``read(contentsOf:userContextID:)`` on the calling thread.
+  private static func readNow(contentsOf path: String, userContextID: Int?) throws
     -> CookieImportResult
   {
     let container = userContextID ?? 0
@@ -87,7 +97,16 @@ public enum FirefoxCookieDatabase {
   /// counted.
   ///
   /// - Throws: as ``read(contentsOf:userContextID:)``.
-  public static func containers(contentsOf path: String) throws -> [FirefoxCookieContainer] {
+  ///
+  /// The reading runs outside Swift's cooperative pool (``OffPool``).
+  public static func containers(contentsOf path: String) async throws
+    -> [FirefoxCookieContainer]
+  {
+    try await OffPool.run { try containersNow(contentsOf: path) }
+  }
+
+  /// ``containers(contentsOf:)`` on the calling thread.
+  private static func containersNow(contentsOf path: String) throws -> [FirefoxCookieContainer] {
     var counts: [Int: Int] = [:]
     try forEachRow(ofDatabaseAt: path) { _, row, _ in
       guard let suffix = try? row.text("originAttributes"),

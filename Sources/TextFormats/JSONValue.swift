@@ -130,16 +130,15 @@ package enum JSONValue: Sendable, Equatable {
 extension JSONValue: Decodable {
   /// Parses JSON text.
   ///
-  /// - Throws: ``WebsiteDataStoreError`` (`.corrupt`) when `bytes` are not JSON;
-  ///   the message gives the line and column when Foundation reports them,
-  ///   never the text.
-  package static func parse(_ bytes: [UInt8]) throws(WebsiteDataStoreError) -> JSONValue {
+  /// - Throws: ``JSONSyntaxError`` when `bytes` are not JSON; its message
+  ///   gives the line and column when Foundation reports them, never the text.
+  package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     do {
       return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     } catch {
       var message = "the file is not valid JSON"
       if let place = Self.place(in: error) { message += " (\(place))" }
-      throw WebsiteDataStoreError(.corrupt, message)
+      throw JSONSyntaxError(message: message)
     }
   }
 

@@ -1,3 +1,5 @@
+import WebsiteDataStore
+
 /// Turns the `value` and `encrypted_value` columns of a Chromium cookie row
 /// into the cookie's value (`SQLitePersistentCookieStore::Backend::
 /// MakeCookiesFromSQLStatement`, `os_crypt` on Linux).

@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import WebsiteDataStore
 
 /// Reads the cookies of a Chromium (or Chrome, Edge, Brave…) profile's
 /// `Cookies` database on Linux, as `net/extras/sqlite/
@@ -49,7 +50,19 @@ public enum ChromiumCookieDatabase {
   ///   ``WebsiteDataStoreError/Code/newerSchema`` (a newer, incompatible
   ///   version), ``WebsiteDataStoreError/Code/io`` or
   ///   ``WebsiteDataStoreError/Code/crypto``. Messages never contain a value.
-  public static func read(contentsOf path: String, password: String?) throws -> CookieImportResult {
+  ///
+  /// The reading and decryption run outside Swift's cooperative pool
+  /// (``OffPool``).
+  public static func read(contentsOf path: String, password: String?) async throws
+    -> CookieImportResult
+  {
+    try await OffPool.run { try readNow(contentsOf: path, password: password) }
+  }
+
+  /// ``read(contentsOf:password:)`` on the calling thread.
+  private static func readNow(contentsOf path: String, password: String?) throws
+    -> CookieImportResult
+  {
     let database = try BrowserDatabaseCopy(of: path, kind: "a Chromium cookie database")
     defer { database.close() }
     let schema = try ChromiumCookieSchema(of: database, path: path)

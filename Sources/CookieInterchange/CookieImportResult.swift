@@ -1,4 +1,5 @@
 import CookieCore
+import WebsiteDataStore
 
 /// What a cookie-file reader (Netscape `cookies.txt`, JSON, Chromium's
 /// `Cookies` database, Firefox's `cookies.sqlite`) made of a file: the cookies

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import WebsiteDataStore
 
 /// Chromium's encryption of cookie values on Linux (`components/os_crypt`,
 /// `os_crypt_linux.cc`; `os_crypt/async` `posix_key_provider.cc`), for one

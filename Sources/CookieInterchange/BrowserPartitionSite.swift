@@ -1,4 +1,5 @@
 import CookieCore
+import WebsiteDataStore
 
 /// The top-level site a browser stored a partitioned cookie under, turned
 /// into a ``CookieCore/CookiePartitionKey``.

@@ -1,3 +1,5 @@
+import WebsiteDataStore
+
 /// The shape of a Firefox `cookies.sqlite`: its schema version
 /// (`PRAGMA user_version`) and the columns of `moz_cookies`
 /// (`netwerk/cookie/CookiePersistentStorage.cpp`, `TryInitDB`).

@@ -1,3 +1,5 @@
+import WebsiteDataStore
+
 /// The origin attributes of a Firefox cookie, parsed from the suffix stored
 /// in `moz_cookies.originAttributes` as `OriginAttributes::PopulateFromSuffix`
 /// (`caps/OriginAttributes.cpp`) parses it.

@@ -1,5 +1,7 @@
 import CookieCore
 import Foundation
+import TextFormats
+import WebsiteDataStore
 
 /// The lossless JSON cookie format of `sitedata cookies export --format json`
 /// and `cookies list --json`: every field of a ``Cookie``, under a stable,
@@ -84,10 +86,24 @@ public enum JSONCookieFile {
   /// - Throws: ``WebsiteDataStoreError`` when the file is not JSON or not
   ///   such a document (`.corrupt`), or has a newer version (`.newerSchema`),
   ///   as the browser-database readers do.
-  public static func read(_ bytes: [UInt8], now: Date) throws(WebsiteDataStoreError)
+  ///
+  /// The parsing runs outside Swift's cooperative pool (``OffPool``).
+  public static func read(_ bytes: [UInt8], now: Date) async throws(WebsiteDataStoreError)
     -> CookieImportResult
   {
-    let root = try JSONValue.parse(bytes)
+    try await OffPool.run { () throws(WebsiteDataStoreError) in try readNow(bytes, now: now) }
+  }
+
+  /// ``read(_:now:)`` on the calling thread.
+  private static func readNow(_ bytes: [UInt8], now: Date) throws(WebsiteDataStoreError)
+    -> CookieImportResult
+  {
+    let root: JSONValue
+    do {
+      root = try JSONValue.parse(bytes)
+    } catch {
+      throw WebsiteDataStoreError(.corrupt, error.message)
+    }
     guard case .object = root, case .string(let format)? = root["format"], format == formatName
     else {
       throw WebsiteDataStoreError(

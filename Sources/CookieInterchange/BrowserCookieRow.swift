@@ -1,3 +1,5 @@
+import WebsiteDataStore
+
 /// Typed reads of one row of a browser's cookie table: each column read
 /// checks SQLite's storage class, so that a damaged row becomes a
 /// ``CookieRowProblem`` naming the column instead of a cookie made of

@@ -1,3 +1,5 @@
+import WebsiteDataStore
+
 /// Why one row of a browser's cookie database could not be read: it becomes
 /// a ``CookieImportIssue`` for that row and the rest of the file is read.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import WebsiteDataStore
 
 /// The time encodings of browsers' cookie databases.
 enum BrowserTime {

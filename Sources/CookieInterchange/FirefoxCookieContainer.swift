@@ -1,3 +1,5 @@
+import WebsiteDataStore
+
 /// A Firefox container (contextual identity) that holds cookies in a
 /// `cookies.sqlite`, as ``FirefoxCookieDatabase/containers(contentsOf:)``
 /// lists them.

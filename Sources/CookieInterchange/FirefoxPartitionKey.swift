@@ -1,3 +1,5 @@
+import WebsiteDataStore
+
 /// The `partitionKey` origin attribute of a Firefox cookie: the top-level
 /// site whose partition the cookie lives in (Total Cookie Protection, and
 /// CHIPS cookies), as `OriginAttributes::ParsePartitionKey`

@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import WebsiteDataStore
 
 /// The Netscape `cookies.txt` format, as curl (`-b`, `-c`), wget
 /// (`--load-cookies`, `--save-cookies`), yt-dlp and Python's
@@ -39,7 +40,14 @@ public enum NetscapeCookieFile {
   /// - Parameters:
   ///   - bytes: the file.
   ///   - now: the creation and last-access time of the cookies read.
-  public static func read(_ bytes: [UInt8], now: Date) -> CookieImportResult {
+  ///
+  /// The parsing runs outside Swift's cooperative pool (``OffPool``).
+  public static func read(_ bytes: [UInt8], now: Date) async -> CookieImportResult {
+    await OffPool.run { readNow(bytes, now: now) }
+  }
+
+  /// ``read(_:now:)`` on the calling thread.
+  private static func readNow(_ bytes: [UInt8], now: Date) -> CookieImportResult {
     var result = CookieImportResult()
     let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     for (index, rawLine) in lines.enumerated() {

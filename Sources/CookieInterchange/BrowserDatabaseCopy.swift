@@ -1,4 +1,5 @@
 import Foundation
+import WebsiteDataStore
 
 /// A browser's SQLite database, copied into a private temporary folder and
 /// opened there, so that reading it never disturbs (nor waits for) a browser
