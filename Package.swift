@@ -13,6 +13,7 @@ let package = Package(
   products: [
     .library(name: "WebsiteData", targets: ["WebsiteData"]),
     .library(name: "CookieCore", targets: ["CookieCore"]),
+    .library(name: "WHATWGURL", targets: ["WHATWGURL"]),
     .library(name: "WebsiteDataStore", targets: ["WebsiteDataStore"]),
     .library(name: "WebLoader", targets: ["WebLoader"]),
     .library(name: "CookieInterchange", targets: ["CookieInterchange"]),
@@ -40,8 +41,11 @@ let package = Package(
       name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
       providers: [.apt(["libgumbo-dev"])]),
 
+    // The WHATWG URL Standard's URL record and host, pure Swift (IDNA
+    // injected): the one URL type of the stores and the loader.
+    .target(name: "WHATWGURL", swiftSettings: strictSettings),
     // Pure Swift cookie semantics: no C, no files, no clock.
-    .target(name: "CookieCore", swiftSettings: strictSettings),
+    .target(name: "CookieCore", dependencies: ["WHATWGURL"], swiftSettings: strictSettings),
     // The async stores and the domain facts (libpsl, libidn2).
     .target(
       name: "WebsiteDataStore",
@@ -104,7 +108,7 @@ let package = Package(
       name: "BuiltProductLocator", path: "Tests/BuiltProductLocator",
       swiftSettings: strictSettings),
     .testTarget(
-      name: "CookieCoreTests", dependencies: ["CookieCore"],
+      name: "CookieCoreTests", dependencies: ["CookieCore", "WHATWGURL"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "WebsiteDataStoreTests",

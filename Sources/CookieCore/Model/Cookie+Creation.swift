@@ -132,7 +132,7 @@ extension Cookie {
       storage = .make(fields, name: name, value: value, path: path, contiguous: contiguous)
     } else {
       storage = .make(
-        fields, name: name, value: value, defaultPathOf: url.storage.fields.path,
+        fields, name: name, value: value, defaultPathOf: url.path,
         contiguous: contiguous)
     }
     let cookie = Cookie(storage: storage)

@@ -145,7 +145,7 @@ final class NavigationRunner {
   private func decideResponse(_ hop: LoadHop) async -> Bool {
     responseDecided = true
     reportUpgrade(of: hop)
-    let url = URL(string: hop.url.href)
+    let url = URL(hop.url)
     guard let url else { return true }
     let contentType = hop.headers.first(named: "Content-Type")
     do {
@@ -260,7 +260,7 @@ final class NavigationRunner {
     let session = try livePage().session(for: store, configuration: configuration)
     let record: URLRecord
     do {
-      record = try store.url(url.absoluteString)
+      record = try store.url(url)
     } catch {
       throw WebPage.NavigationError(.invalidURL, "not a valid URL", url: url, underlying: error)
     }
@@ -282,7 +282,7 @@ final class NavigationRunner {
       throw navigationError(for: error, url: url)
     }
     try checkRunning()
-    let finalURL = URL(string: response.url.href) ?? url
+    let finalURL = URL(response.url) ?? url
     let contentType = response.headers.first(named: "Content-Type")
     let urlResponse = Self.urlResponse(
       url: finalURL, status: response.status, httpVersion: response.finalHop.httpVersion,
@@ -305,9 +305,9 @@ final class NavigationRunner {
     guard (try? checkRunning()) != nil else { return .cancel }
     reportUpgrade(of: hop)
     guard redirectsFollowed < configuration.transport.redirectLimit else { return .follow }
-    let base = URL(string: hop.url.href)
+    let base = URL(hop.url)
     guard
-      let target = hop.redirectURL.flatMap({ URL(string: $0.href) })
+      let target = hop.redirectURL.flatMap({ URL($0) })
         ?? hop.location.flatMap({ URL(string: $0, relativeTo: base)?.absoluteURL })
     else { return .follow }  // the loader fails with an invalid redirect
     let method =

@@ -44,7 +44,7 @@ struct SubresourceFetcher: Sendable {
       Void
   ) async {
     guard let topLevel = topLevelRecord() else { return }
-    let documentRecord = try? store.url(document.url.absoluteString)
+    let documentRecord = try? store.url(document.url)
     var pending = jobs(
       for: document, record: documentRecord, crossSite: false, depth: 0)[...]
     var total = pending.count
@@ -72,7 +72,7 @@ struct SubresourceFetcher: Sendable {
   /// every subresource of it is cross-site, as with a browser's opaque
   /// top-level origin.
   private func topLevelRecord() -> URLRecord? {
-    if let record = try? store.url(document.url.absoluteString) { return record }
+    if let record = try? store.url(document.url) { return record }
     return try? store.url("https://opaque-\(UUID().uuidString.lowercased()).invalid/")
   }
 
@@ -113,7 +113,7 @@ struct SubresourceFetcher: Sendable {
     let load = WebPage.SubresourceLoad(
       subresource: job.subresource, documentURL: job.documentURL, result: result.map(\.0))
     guard case .success(let (response, frameDocument?)) = result else { return (load, []) }
-    let record = try? store.url(response.url.absoluteString)
+    let record = try? store.url(response.url)
     let crossSite =
       record.map { frame in
         let facts = store.httpCookieStore.domainFacts
@@ -126,7 +126,7 @@ struct SubresourceFetcher: Sendable {
     -> (WebPage.Response, HTMLDocument?)
   {
     let url = job.subresource.url
-    let record = try store.url(url.absoluteString)
+    let record = try store.url(url)
     var headers = [HTTPHeader("Accept", Self.accept(for: job.subresource.kind))]
     if let referrer = Self.referrer(from: job.documentRecord, to: record) {
       headers.append(HTTPHeader("Referer", referrer))
@@ -137,7 +137,7 @@ struct SubresourceFetcher: Sendable {
     let loaded = try await session.load(
       LoadRequest(url: record, headers: headers), context: context)
     let contentType = loaded.headers.first(named: "Content-Type")
-    let finalURL = URL(string: loaded.url.href) ?? url
+    let finalURL = URL(loaded.url) ?? url
     let response = WebPage.Response(
       url: finalURL, statusCode: loaded.status, headers: loaded.headers,
       mimeType: contentType.flatMap { MIMEType($0)?.essence }, hops: loaded.hops,

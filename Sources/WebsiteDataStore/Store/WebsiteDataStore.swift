@@ -62,4 +62,10 @@ public final class WebsiteDataStore: Sendable {
     let facts = httpCookieStore.domainFacts
     return try URLRecord(string, relativeTo: base, domainToASCII: facts.asciiDomain)
   }
+
+  /// A Foundation URL as a WHATWG URL record, parsed with this store's IDNA
+  /// (``URLRecord/init(_:domainToASCII:)``).
+  public func url(_ url: URL) throws(URLParseError) -> URLRecord {
+    try URLRecord(url, domainToASCII: httpCookieStore.domainFacts.asciiDomain)
+  }
 }

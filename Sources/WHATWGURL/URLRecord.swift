@@ -69,7 +69,7 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Creates a record from canonical parts, as the parser produced them.
-  init(
+  package init(
     scheme: String, username: String, password: String, host: URLHost, port: Int?,
     path: String, query: String?, fragment: String?
   ) {
@@ -218,11 +218,11 @@ public struct URLRecord: Sendable, Hashable, CustomStringConvertible {
   public var serializedHost: String { storage.serializedHost }
 
   /// Whether ``host`` is an IP address.
-  var hostIsIPAddress: Bool { storage.isIPAddress }
+  package var hostIsIPAddress: Bool { storage.isIPAddress }
 
   /// Whether the URL is a secure origin for cookies: a secure scheme or a
   /// loopback host (see ``CookieRequestContext/isSecureOrigin``).
-  var isSecureOrigin: Bool { storage.isSecureOrigin }
+  package var isSecureOrigin: Bool { storage.isSecureOrigin }
 
   /// ``path`` plus `?query` when there is a query: the request-target.
   public var pathAndQuery: String {
