@@ -13,7 +13,10 @@ import Synchronization
 ///   and how many stored records could not be read.
 ///
 /// Every operation reads or changes the state in one locked section
-/// (``change(_:)``). The actor orders the asynchronous work around it:
+/// (``change(_:)``). The actor orders the asynchronous work around it
+/// (both functions run on the caller's executor, `nonisolated(nonsending)`:
+/// an actor's call costs no hop off the actor, and for a store without a
+/// backend returns at once):
 /// catching up with other stores' commits (``catchUp()``) before it reads or
 /// writes, and waiting for its own commits (``commit(_:publishing:)``);
 /// call those two from the actor only, so that nothing runs between a
@@ -102,7 +105,9 @@ package final class StoreShell<State: StoreState, Write: Sendable>: Sendable {
   /// publishes `changes`. If the write fails, the state is reloaded from the
   /// backend, which keeps what was committed, and the error thrown. Without
   /// a backend there is nothing to do (``change(_:)`` published).
-  package func commit(_ write: Write, publishing changes: [State.Change]) async throws {
+  package nonisolated(nonsending) func commit(
+    _ write: Write, publishing changes: [State.Change]
+  ) async throws {
     guard let persistence else { return }
     let ticket = persistence.enqueue(write, acknowledged: true)
     do {
@@ -132,7 +137,7 @@ package final class StoreShell<State: StoreState, Write: Sendable>: Sendable {
   /// last caught up (only that, when the backend can say what changed;
   /// otherwise the whole stored state), and publishes the changes it makes.
   /// Skipped, for the next call, if the state changed meanwhile.
-  package func catchUp() async {
+  package nonisolated(nonsending) func catchUp() async {
     guard let persistence else { return }
     let (generation, cursor) = core.withLock { ($0.generation, $0.cursor) }
     guard let sync = try? await persistence.changes(since: cursor) else { return }
