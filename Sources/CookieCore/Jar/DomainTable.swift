@@ -243,20 +243,21 @@ struct DomainTable: Sendable {
           probe[index].list = listSlots.find(hash: hash) { lists[$0].hash == hash } ?? -1
         }
         // The domains' bytes (a different domain of the same 64-bit hash
-        // sends the search on), and each list's cookies, whose count read
-        // here brings their first line.
+        // sends the search on), and each list's cookie count, whose read
+        // here brings the cookies' first line.
         for index in 0..<count where probe[index].list >= 0 {
           let domain = UnsafeBufferPointer(rebasing: bytes[probe[index].position...])
           if !Self.equal(lists[probe[index].list].domain, domain) {
             probe[index].list = self.index(ofList: domain, hash: probe[index].hash) ?? -1
           }
-          if probe[index].list >= 0 {
-            probe[index].cookies = lists[probe[index].list].cookies.withUnsafeBufferPointer { $0 }
+          if probe[index].list >= 0 { probe[index].count = lists[probe[index].list].cookies.count }
+        }
+        // Each list lent in place for the call only.
+        for index in 0..<count where probe[index].count > 0 {
+          lists[probe[index].list].cookies.withUnsafeBufferPointer {
+            body($0, probe[index].position == 0)
           }
         }
-      }
-      for index in 0..<count where !probe[index].cookies.isEmpty {
-        body(probe[index].cookies, probe[index].position == 0)
       }
       probe.deinitialize(count: count)
     }
@@ -264,12 +265,12 @@ struct DomainTable: Sendable {
 
   /// A domain ``forEachList(ofHostAndParents:isIPAddress:_:)`` looks up: its
   /// start in the host, its hash, the index of its list (-1: none) and the
-  /// list's cookies.
+  /// list's cookie count.
   private struct Probe {
     let position: Int
     let hash: UInt64
     var list = -1
-    var cookies = UnsafeBufferPointer<StoredCookie>(start: nil, count: 0)
+    var count = 0
   }
 
   private func index(ofList bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
