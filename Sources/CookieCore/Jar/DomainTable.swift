@@ -10,6 +10,13 @@ import Foundation
 /// FNV-1a over the domain's bytes taken from the last to the first, so a
 /// domain's hash is a prefix of the computation for any host ending in it.
 ///
+/// The Secure-name Bloom filters of lists and sites (``mayHoldSecureCookie(nameHash:site:)``)
+/// let §5.7 step 14 skip the sites and lists that hold no Secure cookie of
+/// the name. Measured by making both checks always pass (6 interleaved
+/// rounds of `sitedata-bench w3`, release build, 2026-12-02): W3 through the
+/// store 489k cookies/s with them, 419k without (every round lower
+/// without); at the jar 458k and 456k. Kept for the store figure.
+///
 /// Lists and sites are addressed by index (stable while they exist), so that
 /// one `Set-Cookie` line hashes its domain once and then updates its list and
 /// its site's count directly. A list left empty is removed, and a site left
