@@ -88,6 +88,17 @@ import Testing
       await Self.next(2, of: &changes) == ["overwritten w=1 elsewhere", "inserted w=2 elsewhere"])
   }
 
+  /// A store that only writes moves its cursor past its own commits, so the
+  /// backend forgets them: what it remembers stays bounded, however many.
+  @Test func aWritersOwnCommitsAreForgottenAsItMovesOn() async throws {
+    let location = try Support.location("sync-own")
+    let writer = try await Support.open(location.path, key: location.key)
+    for index in 0..<50 { try await Support.set("c\(index)", "1", in: writer) }
+    _ = await writer.httpCookieStore.allCookies()
+    let own = try #require(writer.sqliteFile?.cookies.own)
+    #expect(own.count <= 1, "\(own.count) own commits remembered")
+  }
+
   /// The reader does not re-read rows nobody changed: a row damaged after
   /// it loaded stays as it was read until the store is opened again.
   @Test func catchingUpReadsOnlyTheRowsOthersChanged() async throws {

@@ -25,7 +25,7 @@ final class SQLiteCookieBackend: RecordPersistence {
   let codec: LockedCodec
   private let queue: WriteQueue<CookieWrite>
   /// This backend's commits, left out of ``changes(since:)``.
-  private let own = OwnCommits()
+  let own = OwnCommits()
 
   /// - Parameter facts: unused: rows carry no site column (removal by site
   ///   deletes the site's cookies by identity), so the backend needs no
@@ -145,7 +145,10 @@ final class SQLiteCookieBackend: RecordPersistence {
       }
     }
     guard let read else { return .reload(try await load()) }
-    guard !read.rows.rows.isEmpty || !read.removals.isEmpty else { return .upToDate }
+    guard !read.rows.rows.isEmpty || !read.removals.isEmpty else {
+      // Only this backend's own commits (if any) came after the cursor.
+      return read.cursor == cursor ? .upToDate : .delta(RecordDelta(cursor: read.cursor))
+    }
     return .delta(codec.withLock { read.opened(with: $0) })
   }
 

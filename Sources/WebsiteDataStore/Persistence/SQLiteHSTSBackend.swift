@@ -60,12 +60,13 @@ final class SQLiteHSTSBackend: RecordPersistence {
   func changes(since cursor: ChangeCursor?) async throws -> RecordSync<HSTSEntry, Never> {
     await drain()
     let own = own
-    let need = try await database.read { connection in
-      SQLiteChangeSequence.need(
-        from: cursor, at: try SQLiteChangeSequence.position(.hsts, on: connection), own: own)
+    let (latest, need) = try await database.read { connection in
+      let position = try SQLiteChangeSequence.position(.hsts, on: connection)
+      return (position.latest, SQLiteChangeSequence.need(from: cursor, at: position, own: own))
     }
-    if case .nothing = need { return .upToDate }
-    return .reload(try await load())
+    guard case .nothing = need else { return .reload(try await load()) }
+    // Only this backend's own commits (if any) came after the cursor.
+    return latest == cursor ? .upToDate : .delta(RecordDelta(cursor: latest))
   }
 
   // MARK: - Writing

@@ -11,6 +11,10 @@ package final class OwnCommits: Sendable {
 
   package init() {}
 
+  /// How many commits are remembered (they are forgotten as the store's
+  /// cursor passes them).
+  package var count: Int { sequences.withLock { $0.count } }
+
   /// Records a committed transaction's number.
   package func record(_ sequence: Int64) { sequences.withLock { _ = $0.insert(sequence) } }
 

@@ -32,7 +32,9 @@ package struct RecordDelta<Record: Sendable, Removal: Sendable>: Sendable {
 
 /// The answer to ``RecordPersistence/changes(since:)``.
 package enum RecordSync<Record: Sendable, Removal: Sendable>: Sendable {
-  /// Nobody else committed since the cursor.
+  /// Nobody committed since the cursor. (When only this store did, the
+  /// answer is an empty delta whose cursor is past its own commits, so that
+  /// the store moves on and the backend forgets them.)
   case upToDate
   /// What others committed since the cursor.
   case delta(RecordDelta<Record, Removal>)

@@ -142,6 +142,17 @@ package final class StoreShell<State: StoreState, Write: Sendable>: Sendable {
     let (generation, cursor) = core.withLock { ($0.generation, $0.cursor) }
     guard let sync = try? await persistence.changes(since: cursor) else { return }
     if case .upToDate = sync { return }
+    if case .delta(let delta) = sync, delta.records.isEmpty, delta.removals.isEmpty,
+      delta.damagedCount == 0
+    {
+      // Nothing of others' to apply (only this store's own commits came
+      // after the cursor): moving past them is safe whatever changed
+      // meanwhile.
+      core.withLock { core in
+        if let current = core.cursor, current < delta.cursor { core.cursor = delta.cursor }
+      }
+      return
+    }
     let persistsMemoryOnly = persistence.persistsMemoryOnlyRecords
     let changes = core.withLock { core -> [State.Change] in
       guard core.generation == generation else { return [] }
