@@ -123,7 +123,7 @@ extension HSTSEntryTable: StoreState {
   mutating func apply(removals: [Never], records: [HSTSEntry]) -> [HSTSChange] {
     records.map { entry in
       byHost[entry.host] = entry
-      return .stored(entry)
+      return .stored(entry, origin: .elsewhere)
     }
   }
 
@@ -132,9 +132,9 @@ extension HSTSEntryTable: StoreState {
   {
     let replacement = HSTSEntryTable(entries: records)
     var changes = byHost.values.filter { replacement.byHost[$0.host] == nil }
-      .sorted { $0.host < $1.host }.map { HSTSChange.removed($0) }
+      .sorted { $0.host < $1.host }.map { HSTSChange.removed($0, origin: .elsewhere) }
     changes += replacement.byHost.values.filter { byHost[$0.host] != $0 }
-      .sorted { $0.host < $1.host }.map { HSTSChange.stored($0) }
+      .sorted { $0.host < $1.host }.map { HSTSChange.stored($0, origin: .elsewhere) }
     self = replacement
     return changes
   }

@@ -31,11 +31,11 @@ public actor HSTSStore {
   init(
     clock: any StoreClock, domainFacts: any DomainFacts,
     persistence: StoreShell<HSTSEntryTable, HSTSWrite>.Persistence?,
-    initialLoad: RecordLoad<HSTSEntry>? = nil
+    initialLoad: RecordLoad<HSTSEntry>? = nil, observedCatchUpInterval: Duration = .seconds(1)
   ) {
     shell = StoreShell(
       HSTSEntryTable(entries: initialLoad?.records ?? []), persistence: persistence,
-      load: initialLoad)
+      load: initialLoad, catchUpInterval: observedCatchUpInterval)
     self.clock = clock
     self.domainFacts = domainFacts
   }
@@ -161,6 +161,25 @@ public actor HSTSStore {
     Set(await entries().map { site(of: $0.host) }).sorted()
   }
 
+  // MARK: - Observing
+
+  /// A stream of every change made after this call returns (entries stored
+  /// and removed), in order, to any number of subscribers, none missing one.
+  /// A persistent store also publishes what other stores on its file
+  /// committed, with origin ``CookieChange/Origin/elsewhere``, as it catches
+  /// up: at its next call, and while anyone observes, every
+  /// ``PersistentStoreOptions/observedCatchUpInterval``.
+  public nonisolated func changes() -> AsyncStream<HSTSChange> {
+    shell.subscribe { [weak self] in
+      guard let self else { return false }
+      await self.catchUp()
+      return true
+    }
+  }
+
+  /// Catches up with other stores' commits (for the observers' watcher).
+  private func catchUp() async { await shell.catchUp() }
+
   // MARK: - Persistence
 
   /// The site key a host is grouped under, as cookies are.
@@ -170,9 +189,9 @@ public actor HSTSStore {
 
   private func operations(_ changes: [HSTSChange]) -> [HSTSWrite.Operation] {
     changes.map { change in
-      switch change {
-      case .stored(let entry): .upsert(entry, site: site(of: entry.host))
-      case .removed(let entry): .delete(host: entry.host)
+      switch change.kind {
+      case .stored: .upsert(change.entry, site: site(of: change.entry.host))
+      case .removed: .delete(host: change.entry.host)
       }
     }
   }

@@ -45,7 +45,8 @@ extension WebsiteDataStore {
     return WebsiteDataStore(
       httpCookieStore: cookieStore,
       hstsStore: HSTSStore(
-        clock: clock, domainFacts: domainFacts, persistence: hsts, initialLoad: hstsLoad),
+        clock: clock, domainFacts: domainFacts, persistence: hsts, initialLoad: hstsLoad,
+        observedCatchUpInterval: options.observedCatchUpInterval),
       persistentFile: PersistentFile(
         path: path,
         file: SQLiteStoreFile(

@@ -1,0 +1,62 @@
+import CookieCore
+import Foundation
+import Testing
+
+@testable import WebsiteDataStore
+
+/// `HSTSStore.changes()`: every entry stored and removed, in order, this
+/// store's own and, for a persistent store, another store's on the same
+/// file (origin `.elsewhere`).
+@Suite(.timeLimit(.minutes(3))) struct HSTSChangeTests {
+  typealias Support = FaultTestSupport
+
+  static func summary(_ change: HSTSChange) -> String {
+    "\(change.kind) \(change.entry.host) \(change.origin)"
+  }
+
+  static func next(_ count: Int, of changes: inout AsyncStream<HSTSChange>.AsyncIterator) async
+    -> [String]
+  {
+    var summaries: [String] = []
+    for _ in 0..<count {
+      guard let change = await changes.next() else { break }
+      summaries.append(summary(change))
+    }
+    return summaries
+  }
+
+  @Test func aStoresOwnChangesArePublished() async throws {
+    let store = WebsiteDataStore.nonPersistent(clock: ManualStoreClock(TestSupport.fixedNow))
+    var changes = store.hstsStore.changes().makeAsyncIterator()
+    try await store.hstsStore.processHeader(
+      "max-age=3600", forHost: "Example.COM", overSecureTransport: true)
+    try await store.hstsStore.processHeader(
+      "max-age=0", forHost: "example.com", overSecureTransport: true)
+    // Ignored: not over secure transport.
+    try await store.hstsStore.processHeader(
+      "max-age=3600", forHost: "other.test", overSecureTransport: false)
+    try await store.hstsStore.processHeader(
+      "max-age=60", forHost: "last.test", overSecureTransport: true)
+    #expect(
+      await Self.next(3, of: &changes) == [
+        "stored example.com this store", "removed example.com this store",
+        "stored last.test this store",
+      ])
+  }
+
+  @Test func anotherStoresCommitsArriveAsChangesFromElsewhere() async throws {
+    let location = try Support.location("hsts-changes")
+    let writer = try await Support.open(location.path, key: location.key)
+    let reader = try await WebsiteDataStore.persistent(
+      at: location.path, key: location.key,
+      options: PersistentStoreOptions(
+        createIfMissing: false, observedCatchUpInterval: .milliseconds(20)),
+      clock: ManualStoreClock(TestSupport.fixedNow))
+    var changes = reader.hstsStore.changes().makeAsyncIterator()
+    try await writer.hstsStore.processHeader(
+      "max-age=3600", forHost: "example.com", overSecureTransport: true)
+    #expect(await Self.next(1, of: &changes) == ["stored example.com elsewhere"])
+    try await writer.hstsStore.removeAll()
+    #expect(await Self.next(1, of: &changes) == ["removed example.com elsewhere"])
+  }
+}
