@@ -17,12 +17,7 @@ import Testing
   static func next(_ count: Int, of changes: inout AsyncStream<HSTSChange>.AsyncIterator) async
     -> [String]
   {
-    var summaries: [String] = []
-    for _ in 0..<count {
-      guard let change = await changes.next() else { break }
-      summaries.append(summary(change))
-    }
-    return summaries
+    await Support.next(count, of: &changes).map(summary)
   }
 
   @Test func aStoresOwnChangesArePublished() async throws {

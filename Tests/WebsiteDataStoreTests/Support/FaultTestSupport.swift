@@ -227,6 +227,21 @@ enum FaultTestSupport {
   }
 }
 
+extension FaultTestSupport {
+  /// The next `count` elements of a subscription (fewer if it ends); a
+  /// missing one is ended by the calling suite's time limit.
+  static func next<Element>(_ count: Int, of elements: inout AsyncStream<Element>.AsyncIterator)
+    async -> [Element]
+  {
+    var taken: [Element] = []
+    for _ in 0..<count {
+      guard let element = await elements.next() else { break }
+      taken.append(element)
+    }
+    return taken
+  }
+}
+
 extension WebsiteDataStore {
   /// The SQLite file of a persistent store (`nil` for a non-persistent one).
   var sqliteFile: SQLiteStoreFile? { persistentFile?.file as? SQLiteStoreFile }
