@@ -70,11 +70,7 @@ import Testing
   @Test func anObservedStoreHearsOfOthersCommitsUncalled() async throws {
     let location = try Support.location("sync-watch")
     let writer = try await Support.open(location.path, key: location.key)
-    let reader = try await WebsiteDataStore.persistent(
-      at: location.path, key: location.key,
-      options: PersistentStoreOptions(
-        createIfMissing: false, observedCatchUpInterval: .milliseconds(20)),
-      clock: ManualStoreClock(TestSupport.fixedNow))
+    let reader = try await Support.openWatched(location.path, key: location.key)
     var changes = reader.httpCookieStore.changes().makeAsyncIterator()
     try await Support.set("w", "1", in: writer)
     #expect(await Self.next(1, of: &changes) == ["inserted w=1 elsewhere"])

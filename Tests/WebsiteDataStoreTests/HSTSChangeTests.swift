@@ -42,11 +42,7 @@ import Testing
   @Test func anotherStoresCommitsArriveAsChangesFromElsewhere() async throws {
     let location = try Support.location("hsts-changes")
     let writer = try await Support.open(location.path, key: location.key)
-    let reader = try await WebsiteDataStore.persistent(
-      at: location.path, key: location.key,
-      options: PersistentStoreOptions(
-        createIfMissing: false, observedCatchUpInterval: .milliseconds(20)),
-      clock: ManualStoreClock(TestSupport.fixedNow))
+    let reader = try await Support.openWatched(location.path, key: location.key)
     var changes = reader.hstsStore.changes().makeAsyncIterator()
     try await writer.hstsStore.processHeader(
       "max-age=3600", forHost: "example.com", overSecureTransport: true)

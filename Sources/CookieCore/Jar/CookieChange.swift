@@ -28,32 +28,15 @@ public struct CookieChange: Sendable, Hashable {
     }
   }
 
-  /// Where a change was made.
-  public enum Origin: Sendable, Hashable, CustomStringConvertible {
-    /// By a call of this store (or of the loader using it).
-    case thisStore
-    /// By another store on the same persistent file (another process, or
-    /// another store opened on it in this one), found when this store caught
-    /// up with what was committed.
-    case elsewhere
-
-    public var description: String {
-      switch self {
-      case .thisStore: "this store"
-      case .elsewhere: "elsewhere"
-      }
-    }
-  }
-
   /// The cookie as it was added, or as it was before removal.
   public var cookie: Cookie
   /// What happened.
   public var cause: Cause
   /// Who made the change.
-  public var origin: Origin
+  public var origin: ChangeOrigin
 
   /// Creates a change.
-  public init(cookie: Cookie, cause: Cause, origin: Origin = .thisStore) {
+  public init(cookie: Cookie, cause: Cause, origin: ChangeOrigin = .thisStore) {
     self.cookie = cookie
     self.cause = cause
     self.origin = origin

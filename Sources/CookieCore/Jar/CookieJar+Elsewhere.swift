@@ -21,7 +21,7 @@ extension CookieJar {
   /// of its identity, which replaces the jar's twin), as they are: the other
   /// store applied the rules when it made them, so none is re-checked and
   /// nothing is evicted. Returns the changes, each with origin
-  /// ``CookieChange/Origin/elsewhere``; a cookie the jar already holds as it
+  /// ``ChangeOrigin/elsewhere``; a cookie the jar already holds as it
   /// is makes none.
   ///
   /// Removals come first: a cookie removed and then set again is in both, and

@@ -16,22 +16,22 @@ public struct HSTSChange: Hashable, Sendable {
   /// What happened.
   public var kind: Kind
   /// Who made the change: this store, or another on the same persistent file.
-  public var origin: CookieChange.Origin
+  public var origin: ChangeOrigin
 
   /// Creates a change.
-  public init(entry: HSTSEntry, kind: Kind, origin: CookieChange.Origin = .thisStore) {
+  public init(entry: HSTSEntry, kind: Kind, origin: ChangeOrigin = .thisStore) {
     self.entry = entry
     self.kind = kind
     self.origin = origin
   }
 
   /// The entry was added or replaced.
-  static func stored(_ entry: HSTSEntry, origin: CookieChange.Origin = .thisStore) -> Self {
+  static func stored(_ entry: HSTSEntry, origin: ChangeOrigin = .thisStore) -> Self {
     Self(entry: entry, kind: .stored, origin: origin)
   }
 
   /// The entry was removed.
-  static func removed(_ entry: HSTSEntry, origin: CookieChange.Origin = .thisStore) -> Self {
+  static func removed(_ entry: HSTSEntry, origin: ChangeOrigin = .thisStore) -> Self {
     Self(entry: entry, kind: .removed, origin: origin)
   }
 }

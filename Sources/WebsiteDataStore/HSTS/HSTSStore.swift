@@ -95,7 +95,7 @@ public actor HSTSStore {
     else { return nil }
     await shell.catchUp()
     let now = clock.now()
-    let (entry, changes) = shell.change { table, _ in
+    let (entry, changes) = shell.change { table in
       table.observe(header, host: name, now: now)
     }
     try await commit(changes)
@@ -127,7 +127,7 @@ public actor HSTSStore {
     }
     await shell.catchUp()
     let now = clock.now()
-    try await commit(shell.change { table, _ in ((), table.record(canonical, now: now)) }.changes)
+    try await commit(shell.change { table in ((), table.record(canonical, now: now)) }.changes)
   }
 
   /// Removes the entries of the given sites (registrable domains, as
@@ -135,7 +135,7 @@ public actor HSTSStore {
   /// them. On disk, rows of those sites that could not be read go too.
   public func removeEntries(ofSites sites: Set<String>) async throws {
     await shell.catchUp()
-    let changes = shell.change { table, _ in
+    let changes = shell.change { table in
       ((), table.remove { sites.contains(self.site(of: $0.host)) })
     }.changes
     try await commit(changes, bulk: sites.sorted().map { .deleteSite($0) })
@@ -144,14 +144,14 @@ public actor HSTSStore {
   /// Removes the entries set at or after `date`; `.distantPast` removes all.
   public func removeEntries(modifiedSince date: Date) async throws {
     await shell.catchUp()
-    let changes = shell.change { table, _ in ((), table.remove { $0.createdAt >= date }) }.changes
+    let changes = shell.change { table in ((), table.remove { $0.createdAt >= date }) }.changes
     try await commit(changes, bulk: [.deleteCreated(since: date)])
   }
 
   /// Removes every entry (and, on disk, every row, readable or not).
   public func removeAll() async throws {
     await shell.catchUp()
-    let changes = shell.change { table, _ in ((), table.remove { _ in true }) }.changes
+    let changes = shell.change { table in ((), table.remove { _ in true }) }.changes
     try await commit(changes, bulk: [.deleteAll])
   }
 
@@ -166,7 +166,7 @@ public actor HSTSStore {
   /// A stream of every change made after this call returns (entries stored
   /// and removed), in order, to any number of subscribers, none missing one.
   /// A persistent store also publishes what other stores on its file
-  /// committed, with origin ``CookieChange/Origin/elsewhere``, as it catches
+  /// committed, with origin ``ChangeOrigin/elsewhere``, as it catches
   /// up: at its next call, and while anyone observes, every
   /// ``PersistentStoreOptions/observedCatchUpInterval``.
   public nonisolated func changes() -> AsyncStream<HSTSChange> {
@@ -202,7 +202,7 @@ public actor HSTSStore {
   private func change<Result: Sendable>(_ body: (inout HSTSEntryTable) -> (Result, [HSTSChange]))
     -> Result
   {
-    let (result, changes) = shell.change { table, _ in body(&table) }
+    let (result, changes) = shell.change(body)
     if !changes.isEmpty { shell.enqueueUnacknowledged(HSTSWrite(operations(changes))) }
     return result
   }

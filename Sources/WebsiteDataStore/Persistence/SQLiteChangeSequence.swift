@@ -70,6 +70,22 @@ enum SQLiteChangeSequence {
       [.integer(sequence), .text(kind.rawValue)])
   }
 
+  /// How a store holding `cursor` stands, from one look at the sequence
+  /// (one statement outside any transaction: the common answer, nothing
+  /// new, costs no more than the `PRAGMA data_version` it replaced).
+  /// `nil` when the store must read: then the caller reads again inside its
+  /// read transaction. Otherwise the answer: nothing since the cursor, or
+  /// only this backend's own commits (an empty delta past them).
+  static func glance<Record, Removal>(
+    _ kind: Kind, on database: SQLiteDatabase, from cursor: ChangeCursor?, own: OwnCommits
+  ) async throws -> RecordSync<Record, Removal>? {
+    let position = try await database.withConnection { try Self.position(kind, on: $0) }
+    guard let cursor, case .nothing = need(from: cursor, at: position, own: own) else {
+      return nil
+    }
+    return position.latest == cursor ? .upToDate : .delta(RecordDelta(cursor: position.latest))
+  }
+
   /// What a store must read to catch up.
   enum Need {
     /// Nothing: every transaction after its cursor is its own.

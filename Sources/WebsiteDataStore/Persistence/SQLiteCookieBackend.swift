@@ -132,6 +132,11 @@ final class SQLiteCookieBackend: RecordPersistence {
   func changes(since cursor: ChangeCursor?) async throws -> RecordSync<Cookie, CookieRemoval> {
     await queue.drain()
     let own = own
+    if let answer: RecordSync<Cookie, CookieRemoval> = try await SQLiteChangeSequence.glance(
+      .cookies, on: database, from: cursor, own: own)
+    {
+      return answer
+    }
     let read = try await database.read { connection -> ChangedRows? in
       let position = try SQLiteChangeSequence.position(.cookies, on: connection)
       switch SQLiteChangeSequence.need(from: cursor, at: position, own: own) {

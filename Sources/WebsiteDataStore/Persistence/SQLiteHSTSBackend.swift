@@ -59,14 +59,12 @@ final class SQLiteHSTSBackend: RecordPersistence {
   /// per host that sent the header), so it keeps no removal records.
   func changes(since cursor: ChangeCursor?) async throws -> RecordSync<HSTSEntry, Never> {
     await drain()
-    let own = own
-    let (latest, need) = try await database.read { connection in
-      let position = try SQLiteChangeSequence.position(.hsts, on: connection)
-      return (position.latest, SQLiteChangeSequence.need(from: cursor, at: position, own: own))
+    if let answer: RecordSync<HSTSEntry, Never> = try await SQLiteChangeSequence.glance(
+      .hsts, on: database, from: cursor, own: own)
+    {
+      return answer
     }
-    guard case .nothing = need else { return .reload(try await load()) }
-    // Only this backend's own commits (if any) came after the cursor.
-    return latest == cursor ? .upToDate : .delta(RecordDelta(cursor: latest))
+    return .reload(try await load())
   }
 
   // MARK: - Writing

@@ -116,7 +116,7 @@ public actor HTTPCookieStore {
     _ context: CookieRequestContext, sites: ContextSites, explain: Bool
   ) -> CookieLookupResult {
     let now = clock.now()
-    let result = shell.change { jar, _ in
+    let result = shell.change { jar in
       let result = jar.lookup(context, sites: sites, now: now, explain: explain)
       if !shell.isInMemory, !result.changes.isEmpty || !result.accessed.isEmpty {
         shell.enqueueUnacknowledged(
@@ -190,7 +190,8 @@ public actor HTTPCookieStore {
     forEachLine: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void
   ) -> (result: [SetCookieResult], changes: [CookieChange]) {
     let now = clock.now()
-    return shell.change { jar, wantsChanges in
+    return shell.change { jar in
+      let wantsChanges = shell.changesAreWanted
       var results: [SetCookieResult] = []
       results.reserveCapacity(count)
       var changes: [CookieChange] = []
@@ -211,7 +212,7 @@ public actor HTTPCookieStore {
   public func setCookie(_ cookie: Cookie) async throws -> SetCookieResult {
     await shell.catchUp()
     let now = clock.now()
-    let (result, changes) = shell.change { jar, _ in
+    let (result, changes) = shell.change { jar in
       let result = jar.setCookie(cookie, now: now)
       return (result, result.changes)
     }
@@ -226,7 +227,7 @@ public actor HTTPCookieStore {
   public func importCookies(_ cookies: [Cookie]) async throws -> [SetCookieResult] {
     await shell.catchUp()
     let now = clock.now()
-    let (results, changes) = shell.change { jar, _ in
+    let (results, changes) = shell.change { jar in
       var results: [SetCookieResult] = []
       var changes: [CookieChange] = []
       results.reserveCapacity(cookies.count)
@@ -246,7 +247,7 @@ public actor HTTPCookieStore {
   @discardableResult
   public func deleteCookie(_ cookie: Cookie) async throws -> Bool {
     await shell.catchUp()
-    let (_, changes) = shell.change { jar, _ in
+    let (_, changes) = shell.change { jar in
       ((), jar.delete(cookie.identity).map { [$0] } ?? [])
     }
     guard !changes.isEmpty else { return false }
@@ -258,7 +259,7 @@ public actor HTTPCookieStore {
   @discardableResult
   public func deleteCookies(matching filter: CookieFilter) async throws -> [Cookie] {
     await shell.catchUp()
-    let (_, changes) = shell.change { jar, _ in ((), jar.delete(matching: filter)) }
+    let (_, changes) = shell.change { jar in ((), jar.delete(matching: filter)) }
     try await commit(changes, erasing: true)
     return changes.map(\.cookie)
   }
@@ -268,7 +269,7 @@ public actor HTTPCookieStore {
   @discardableResult
   public func deleteCookies(ofSites sites: Set<String>) async throws -> [Cookie] {
     await shell.catchUp()
-    let (_, changes) = shell.change { jar, _ in ((), jar.delete(ofSites: sites)) }
+    let (_, changes) = shell.change { jar in ((), jar.delete(ofSites: sites)) }
     try await commit(changes, erasing: true)
     return changes.map(\.cookie)
   }
@@ -288,7 +289,7 @@ public actor HTTPCookieStore {
   public func removeExpiredCookies() async throws {
     await shell.catchUp()
     let now = clock.now()
-    let (_, changes) = shell.change { jar, _ in ((), jar.removeExpired(now: now)) }
+    let (_, changes) = shell.change { jar in ((), jar.removeExpired(now: now)) }
     try await commit(changes, erasing: true)
   }
 
@@ -300,7 +301,7 @@ public actor HTTPCookieStore {
   /// buffer). The stream ends when the store is released.
   ///
   /// A persistent store also publishes what other stores on its file (other
-  /// processes) committed, with origin ``CookieChange/Origin/elsewhere``, as
+  /// processes) committed, with origin ``ChangeOrigin/elsewhere``, as
   /// it catches up with them: at its next call, and while anyone observes,
   /// every ``PersistentStoreOptions/observedCatchUpInterval``.
   public nonisolated func changes() -> AsyncStream<CookieChange> {

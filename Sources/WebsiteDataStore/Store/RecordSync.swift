@@ -28,6 +28,9 @@ package struct RecordDelta<Record: Sendable, Removal: Sendable>: Sendable {
   package var cursor: ChangeCursor
 
   package init(cursor: ChangeCursor) { self.cursor = cursor }
+
+  /// Whether there is nothing to apply (only the cursor moves).
+  package var isEmpty: Bool { records.isEmpty && removals.isEmpty && damagedCount == 0 }
 }
 
 /// The answer to ``RecordPersistence/changes(since:)``.

@@ -84,20 +84,24 @@ package final class StoreShell<State: StoreState, Write: Sendable>: Sendable {
   }
 
   /// Runs `body` on the state in one locked section and returns its result
-  /// with the changes it made. Its second argument says whether anyone
-  /// needs the changes (a backend, or an observer subscribed before this
-  /// section); a body may skip making them otherwise. Without a backend the
-  /// changes are published in the section.
+  /// with the changes it made. Without a backend the changes are published
+  /// in the section.
   package func change<Result: Sendable>(
-    _ body: (inout State, _ wantsChanges: Bool) -> (Result, [State.Change])
+    _ body: (inout State) -> (Result, [State.Change])
   ) -> (result: Result, changes: [State.Change]) {
     core.withLock { core in
       core.generation &+= 1
-      let (result, changes) = body(&core.state, !isInMemory || broadcaster.hasSubscribers)
+      let (result, changes) = body(&core.state)
       if isInMemory { broadcaster.publish(changes) }
       return (result, changes)
     }
   }
+
+  /// Whether anyone needs the changes of a ``change(_:)`` running now: a
+  /// backend, or an observer subscribed before it. A body that would make
+  /// changes only for them (a response's lines) asks, inside its section;
+  /// the others need not pay for the question.
+  package var changesAreWanted: Bool { !isInMemory || broadcaster.hasSubscribers }
 
   // MARK: - Persistence
 
@@ -142,19 +146,14 @@ package final class StoreShell<State: StoreState, Write: Sendable>: Sendable {
     let (generation, cursor) = core.withLock { ($0.generation, $0.cursor) }
     guard let sync = try? await persistence.changes(since: cursor) else { return }
     if case .upToDate = sync { return }
-    if case .delta(let delta) = sync, delta.records.isEmpty, delta.removals.isEmpty,
-      delta.damagedCount == 0
-    {
-      // Nothing of others' to apply (only this store's own commits came
-      // after the cursor): moving past them is safe whatever changed
-      // meanwhile.
-      core.withLock { core in
-        if let current = core.cursor, current < delta.cursor { core.cursor = delta.cursor }
-      }
-      return
-    }
     let persistsMemoryOnly = persistence.persistsMemoryOnlyRecords
     let changes = core.withLock { core -> [State.Change] in
+      if case .delta(let delta) = sync, delta.isEmpty {
+        // Only this store's own commits came after the cursor: moving past
+        // them is safe whatever changed meanwhile.
+        if let current = core.cursor, current < delta.cursor { core.cursor = delta.cursor }
+        return []
+      }
       guard core.generation == generation else { return [] }
       core.generation &+= 1
       switch sync {

@@ -39,6 +39,17 @@ enum FaultTestSupport {
       clock: ManualStoreClock(TestSupport.fixedNow))
   }
 
+  /// Opens the existing store at `path` with a fixed clock, catching up
+  /// every 20 ms while observed (instead of every
+  /// second), for tests of what observers hear uncalled.
+  static func openWatched(_ path: String, key: KeySource) async throws -> WebsiteDataStore {
+    try await WebsiteDataStore.persistent(
+      at: path, key: key,
+      options: PersistentStoreOptions(
+        createIfMissing: false, observedCatchUpInterval: .milliseconds(20)),
+      clock: ManualStoreClock(TestSupport.fixedNow))
+  }
+
   /// Sets `name=value; Max-Age=86400` from `https://<host>/`; returns once
   /// it is acknowledged (committed). The cookie must be accepted.
   static func set(
