@@ -128,7 +128,8 @@ let package = Package(
     .testTarget(
       name: "WebLoaderTests",
       dependencies: [
-        "WebLoader", "WebsiteDataStore", "CookieCore", "CCurl", "LoopbackTestServer", "TestScratch",
+        "WebLoader", "WebsiteDataStore", "CookieCore", "CookieInterchange", "CCurl",
+        "LoopbackTestServer", "TestScratch",
       ],
       swiftSettings: strictSettings),
     .testTarget(

@@ -37,9 +37,11 @@ public enum JSONCookieFile {
 
   /// The whole document for `cookies`, in the order given, as text ending
   /// with a newline. Expired cookies are written like others: filter them
-  /// first.
+  /// first. Cookies partitioned under an opaque origin
+  /// (``CookiePartitionKey/isTransient``) are left out: they belong to one
+  /// page, whose nonce no file can carry to another.
   public static func write(_ cookies: [Cookie]) -> String {
-    document(cookies).serialized() + "\n"
+    document(cookies.filter { $0.partitionKey?.isTransient != true }).serialized() + "\n"
   }
 
   /// The document as a JSON value.

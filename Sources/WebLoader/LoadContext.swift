@@ -9,6 +9,9 @@ public struct LoadContext: Sendable, Hashable {
   public var kind: CookieRequestContext.Kind
   /// The top-level page's URL, for a subresource.
   public var topLevelURL: URLRecord?
+  /// The top-level page's origin, for a subresource of a page with an opaque
+  /// origin (``CookieCore/CookieRequestContext/opaqueTopLevel``).
+  public var opaqueTopLevel: OpaqueOrigin?
   /// The origin that started the load; `nil` for a browser-initiated
   /// navigation (typed URL, bookmark), which counts as same-site.
   public var initiator: URLRecord?
@@ -30,6 +33,19 @@ public struct LoadContext: Sendable, Hashable {
       hasCrossSiteAncestorFrame: hasCrossSiteAncestorFrame)
   }
 
+  /// A subresource of a page with an opaque origin (`about:blank`, HTML
+  /// given as text): cross-site, with partitioned cookies keyed to `origin`.
+  /// `initiator` is the asking document when it has an http(s) URL (an
+  /// iframe of the page).
+  public static func subresource(
+    underOpaqueTopLevel origin: OpaqueOrigin, initiator: URLRecord? = nil,
+    hasCrossSiteAncestorFrame: Bool = false
+  ) -> Self {
+    Self(
+      kind: .subresource, topLevelURL: nil, opaqueTopLevel: origin, initiator: initiator,
+      hasCrossSiteAncestorFrame: hasCrossSiteAncestorFrame)
+  }
+
   /// The cookie context of one hop: its URL and method, and the URLs of the
   /// hops before it (oldest first), so that a cross-site hop makes the rest
   /// of the chain cross-site (RFC 6265bis §5.2.1, redirect chains).
@@ -40,9 +56,15 @@ public struct LoadContext: Sendable, Hashable {
     case .navigation:
       .navigation(to: url, initiator: initiator, method: method, redirectChain: redirectChain)
     case .subresource:
-      .subresource(
-        url, topLevel: topLevelURL ?? url, initiator: initiator, method: method,
-        redirectChain: redirectChain, hasCrossSiteAncestorFrame: hasCrossSiteAncestorFrame)
+      if let opaqueTopLevel {
+        .subresource(
+          url, underOpaqueTopLevel: opaqueTopLevel, initiator: initiator, method: method,
+          redirectChain: redirectChain, hasCrossSiteAncestorFrame: hasCrossSiteAncestorFrame)
+      } else {
+        .subresource(
+          url, topLevel: topLevelURL ?? url, initiator: initiator, method: method,
+          redirectChain: redirectChain, hasCrossSiteAncestorFrame: hasCrossSiteAncestorFrame)
+      }
     }
   }
 }

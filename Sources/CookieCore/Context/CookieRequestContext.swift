@@ -28,12 +28,21 @@ public struct CookieRequestContext: Sendable, Hashable {
   @usableFromInline var details: Details?
 
   /// The top-level document's URL; for a navigation, the request URL itself.
+  /// Under an opaque top-level origin (``opaqueTopLevel``) no rule reads it.
   public var topLevelURL: URLRecord {
     get { details?.topLevelURL ?? url }
     set {
       let separate = newValue == url ? nil : newValue
       change { $0.topLevelURL = separate }
     }
+  }
+  /// The top-level document's origin when it is opaque (`about:blank`, HTML
+  /// given as text, a custom scheme): the top-level site is then that
+  /// origin's, same-site with no request, and partitioned cookies are keyed
+  /// to its nonce. `nil` when the top-level document has an http(s) URL.
+  public var opaqueTopLevel: OpaqueOrigin? {
+    get { details?.opaqueTopLevel }
+    set { change { $0.opaqueTopLevel = newValue } }
   }
   /// The origin that started the request; `nil` for a browser-initiated
   /// navigation (typed URL, bookmark), which counts as same-site.
@@ -56,26 +65,32 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// The less common parts of a context, immutable and shared by copies.
   @usableFromInline final class Details: Sendable {
     let topLevelURL: URLRecord?
+    let opaqueTopLevel: OpaqueOrigin?
     let initiator: URLRecord?
     let method: String
     let redirectChain: [URLRecord]
 
     /// `nil` when every part has its common value.
     static func make(
-      topLevelURL: URLRecord?, initiator: URLRecord?, method: String, redirectChain: [URLRecord]
+      topLevelURL: URLRecord?, opaqueTopLevel: OpaqueOrigin? = nil, initiator: URLRecord?,
+      method: String, redirectChain: [URLRecord]
     ) -> Details? {
-      if topLevelURL == nil && initiator == nil && method == "GET" && redirectChain.isEmpty {
+      if topLevelURL == nil && opaqueTopLevel == nil && initiator == nil && method == "GET"
+        && redirectChain.isEmpty
+      {
         return nil
       }
       return Details(
-        topLevelURL: topLevelURL, initiator: initiator, method: method,
-        redirectChain: redirectChain)
+        topLevelURL: topLevelURL, opaqueTopLevel: opaqueTopLevel, initiator: initiator,
+        method: method, redirectChain: redirectChain)
     }
 
     private init(
-      topLevelURL: URLRecord?, initiator: URLRecord?, method: String, redirectChain: [URLRecord]
+      topLevelURL: URLRecord?, opaqueTopLevel: OpaqueOrigin?, initiator: URLRecord?,
+      method: String, redirectChain: [URLRecord]
     ) {
       self.topLevelURL = topLevelURL
+      self.opaqueTopLevel = opaqueTopLevel
       self.initiator = initiator
       self.method = method
       self.redirectChain = redirectChain
@@ -85,6 +100,7 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// The parts of ``Details`` as values, for changing one of them.
   private struct DetailValues {
     var topLevelURL: URLRecord?
+    var opaqueTopLevel: OpaqueOrigin?
     var initiator: URLRecord?
     var method: String
     var redirectChain: [URLRecord]
@@ -93,12 +109,13 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// Changes parts of ``details`` (a new, shared value).
   private mutating func change(_ body: (inout DetailValues) -> Void) {
     var values = DetailValues(
-      topLevelURL: details?.topLevelURL, initiator: details?.initiator,
-      method: details?.method ?? "GET", redirectChain: details?.redirectChain ?? [])
+      topLevelURL: details?.topLevelURL, opaqueTopLevel: details?.opaqueTopLevel,
+      initiator: details?.initiator, method: details?.method ?? "GET",
+      redirectChain: details?.redirectChain ?? [])
     body(&values)
     details = Details.make(
-      topLevelURL: values.topLevelURL, initiator: values.initiator, method: values.method,
-      redirectChain: values.redirectChain)
+      topLevelURL: values.topLevelURL, opaqueTopLevel: values.opaqueTopLevel,
+      initiator: values.initiator, method: values.method, redirectChain: values.redirectChain)
   }
 
   /// Equal when every property is.
@@ -106,7 +123,8 @@ public struct CookieRequestContext: Sendable, Hashable {
     lhs.url == rhs.url && lhs.kind == rhs.kind && lhs.source == rhs.source
       && lhs.hasCrossSiteAncestorFrame == rhs.hasCrossSiteAncestorFrame
       && (lhs.details === rhs.details
-        || (lhs.topLevelURL == rhs.topLevelURL && lhs.initiator == rhs.initiator
+        || (lhs.topLevelURL == rhs.topLevelURL && lhs.opaqueTopLevel == rhs.opaqueTopLevel
+          && lhs.initiator == rhs.initiator
           && lhs.method == rhs.method && lhs.redirectChain == rhs.redirectChain))
   }
 
@@ -116,6 +134,7 @@ public struct CookieRequestContext: Sendable, Hashable {
     hasher.combine(source)
     hasher.combine(hasCrossSiteAncestorFrame)
     hasher.combine(topLevelURL)
+    hasher.combine(opaqueTopLevel)
     hasher.combine(initiator)
     hasher.combine(method)
     hasher.combine(redirectChain)
@@ -183,6 +202,22 @@ public struct CookieRequestContext: Sendable, Hashable {
       url: url, kind: .subresource, topLevelURL: topLevelURL, initiator: initiator ?? topLevelURL,
       method: Self.uppercased(method), redirectChain: redirectChain, source: .http,
       hasCrossSiteAncestorFrame: hasCrossSiteAncestorFrame)
+  }
+
+  /// A subresource `url` of a top-level document with an opaque origin
+  /// (``opaqueTopLevel``): cross-site, third-party, and partitioned under
+  /// `origin`'s nonce. `initiator` is the document that asked, when it has
+  /// an http(s) URL (an iframe's); `nil` stands for the opaque document.
+  public static func subresource(
+    _ url: URLRecord, underOpaqueTopLevel origin: OpaqueOrigin, initiator: URLRecord? = nil,
+    method: String = "GET", redirectChain: [URLRecord] = [], hasCrossSiteAncestorFrame: Bool = false
+  ) -> Self {
+    var context = Self(
+      url: url, kind: .subresource, topLevelURL: url, initiator: initiator,
+      method: Self.uppercased(method), redirectChain: redirectChain, source: .http,
+      hasCrossSiteAncestorFrame: hasCrossSiteAncestorFrame)
+    context.opaqueTopLevel = origin
+    return context
   }
 
   /// A script API (`document.cookie`) of the document at `url` embedded in the

@@ -25,6 +25,9 @@ public struct ContextSites: Sendable {
   /// The top-level URL when it is not ``requestURL`` (`nil` for a
   /// navigation, the common case: one URL reference to keep, not two).
   @usableFromInline let separateTopLevelURL: URLRecord?
+  /// The top-level document's origin when it is opaque
+  /// (``CookieRequestContext/opaqueTopLevel``).
+  @usableFromInline let opaqueTopLevel: OpaqueOrigin?
 
   /// The top-level document's URL.
   private var topLevelURL: URLRecord { separateTopLevelURL ?? requestURL }
@@ -32,7 +35,10 @@ public struct ContextSites: Sendable {
   /// The site of the request URL.
   public var request: Site { Site(requestURL, facts: facts) }
   /// The top-level site ("site for cookies").
-  public var topLevel: Site { Site(topLevelURL, facts: facts) }
+  public var topLevel: Site {
+    if let opaqueTopLevel { return Site(opaque: opaqueTopLevel) }
+    return Site(topLevelURL, facts: facts)
+  }
   /// The SameSite context for reading cookies (sending the Cookie header).
   public let forRequest: SameSiteContext
   /// The SameSite context for writing cookies (processing Set-Cookie).
@@ -46,7 +52,8 @@ public struct ContextSites: Sendable {
 
   /// ``topLevel``'s ``Site/serialized``, made directly.
   var serializedTopLevelSite: String {
-    (topLevelURL.isSecureScheme ? "https://" : "http://")
+    if opaqueTopLevel != nil { return "null" }
+    return (topLevelURL.isSecureScheme ? "https://" : "http://")
       + Site.registrableKey(of: topLevelURL.host, facts: facts)
   }
 
@@ -63,7 +70,8 @@ public struct ContextSites: Sendable {
   /// Whether `key` is this context's partition key, given the top-level
   /// site already serialized (lookups compute it once per request).
   public func isPartition(_ key: CookiePartitionKey, serializedTopLevelSite: String) -> Bool {
-    key.hasCrossSiteAncestor == hasCrossSiteAncestor && key.topLevelSite == serializedTopLevelSite
+    key.hasCrossSiteAncestor == hasCrossSiteAncestor && key.nonce == opaqueTopLevel?.nonce
+      && key.topLevelSite == serializedTopLevelSite
   }
 
   /// Computes the sites of `context`.
@@ -103,6 +111,7 @@ public struct ContextSites: Sendable {
     self.facts = facts
     requestURL = url
     separateTopLevelURL = nil
+    opaqueTopLevel = nil
     forRequest = .strict
     forResponse = .strict
     isThirdParty = false
@@ -115,6 +124,7 @@ public struct ContextSites: Sendable {
     self.facts = facts
     requestURL = context.url
     separateTopLevelURL = context.kind == .navigation ? nil : context.topLevelURL
+    opaqueTopLevel = context.kind == .navigation ? nil : context.opaqueTopLevel
     let decision = Self.decide(context, facts: self.facts)
     forRequest = decision.forRequest
     forResponse = decision.forResponse
@@ -133,7 +143,14 @@ public struct ContextSites: Sendable {
       return (.strict, .strict, false, context.hasCrossSiteAncestorFrame)
     }
     let request = Site(context.url, facts: facts)
-    let topLevel = context.kind == .navigation ? request : Site(context.topLevelURL, facts: facts)
+    let topLevel =
+      if context.kind == .navigation {
+        request
+      } else if let opaque = context.opaqueTopLevel {
+        Site(opaque: opaque)
+      } else {
+        Site(context.topLevelURL, facts: facts)
+      }
     let urlSameSite = request == topLevel
     let chainSameSite = context.redirectChain.allSatisfy { Site($0, facts: facts) == topLevel }
     let initiatorSameSite = context.initiator.map { Site($0, facts: facts) == request } ?? true

@@ -3,12 +3,17 @@
 ///
 /// `ws` counts as `http` and `wss` as `https`, so a WebSocket is same-site
 /// with its page. A host without a registrable domain (an IP address, a
-/// public suffix, `localhost`) is its own site.
+/// public suffix, `localhost`) is its own site. A document with an opaque
+/// origin has an opaque site (``init(opaque:)``), same-site with nothing but
+/// itself.
 public struct Site: Sendable, Hashable, CustomStringConvertible {
-  /// `http` or `https`.
+  /// `http` or `https`; empty for an opaque site.
   public let scheme: String
-  /// The registrable domain, or the whole host when it has none.
+  /// The registrable domain, or the whole host when it has none; empty for
+  /// an opaque site.
   public let host: String
+  /// The origin of an opaque site; `nil` for a site with a scheme and host.
+  public let opaqueOrigin: OpaqueOrigin?
 
   /// The site of a URL.
   public init(_ url: URLRecord, facts: some DomainFacts) {
@@ -19,22 +24,34 @@ public struct Site: Sendable, Hashable, CustomStringConvertible {
   public init(scheme: String, host: URLHost, facts: some DomainFacts) {
     self.scheme = scheme == "https" || scheme == "wss" ? "https" : "http"
     self.host = Self.registrableKey(of: host, facts: facts)
+    opaqueOrigin = nil
   }
 
   /// Creates a site from its parts (for stored partition keys).
   public init(scheme: String, host: String) {
     self.scheme = scheme
     self.host = host
+    opaqueOrigin = nil
   }
 
-  /// `scheme://host`, the form partition keys are stored and exported in.
-  public var serialized: String { "\(scheme)://\(host)" }
+  /// The site of a document with an opaque origin: equal only to itself.
+  public init(opaque origin: OpaqueOrigin) {
+    scheme = ""
+    host = ""
+    opaqueOrigin = origin
+  }
+
+  /// `scheme://host`, the form partition keys are stored and exported in;
+  /// `null` for an opaque site (HTML's serialization of an opaque origin).
+  public var serialized: String { opaqueOrigin == nil ? "\(scheme)://\(host)" : "null" }
 
   public var description: String { serialized }
 
   /// Whether two sites are the same ignoring the scheme ("schemeless
   /// same-site"), as third-party cookie blocking compares them.
-  public func isSchemelesslySameSite(with other: Site) -> Bool { host == other.host }
+  public func isSchemelesslySameSite(with other: Site) -> Bool {
+    host == other.host && opaqueOrigin == other.opaqueOrigin
+  }
 
   /// The registrable domain of a host, or the host's serialization when it has
   /// none: the key cookies are grouped by for limits and lookups.

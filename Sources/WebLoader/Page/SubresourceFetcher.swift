@@ -43,7 +43,7 @@ struct SubresourceFetcher: Sendable {
       @escaping @Sendable (WebPage.SubresourceLoad, _ completed: Int, _ total: Int) async ->
       Void
   ) async {
-    guard let topLevel = topLevelRecord() else { return }
+    let topLevel = self.topLevel()
     let documentRecord = try? store.url(document.url)
     var pending = jobs(
       for: document, record: documentRecord, crossSite: false, depth: 0)[...]
@@ -66,14 +66,43 @@ struct SubresourceFetcher: Sendable {
     }
   }
 
-  /// The page's URL for cookie contexts. A document that is not at an
-  /// http(s) URL (`about:blank`, a custom scheme) has an opaque origin: it
-  /// stands for a fresh site of its own under `.invalid` (RFC 2606), so that
-  /// every subresource of it is cross-site, as with a browser's opaque
-  /// top-level origin.
-  private func topLevelRecord() -> URLRecord? {
-    if let record = try? store.url(document.url) { return record }
-    return try? store.url("https://opaque-\(UUID().uuidString.lowercased()).invalid/")
+  /// The page as its subresources' cookie contexts see it: its URL, or,
+  /// for a document that is not at an http(s) URL (`about:blank`, HTML given
+  /// as text, a custom scheme), a fresh opaque origin, so that every
+  /// subresource of it is cross-site and its partitioned cookies belong to
+  /// it alone, as with a browser's opaque top-level origin.
+  enum TopLevel: Sendable {
+    case record(URLRecord)
+    case opaque(OpaqueOrigin)
+
+    /// The top-level site.
+    func site(facts: some DomainFacts) -> Site {
+      switch self {
+      case .record(let record): Site(record, facts: facts)
+      case .opaque(let origin): Site(opaque: origin)
+      }
+    }
+
+    /// The load context of a subresource that `initiator` asks for (`nil`:
+    /// the page itself).
+    func context(initiator: URLRecord?, hasCrossSiteAncestorFrame: Bool) -> LoadContext {
+      switch self {
+      case .record(let record):
+        .subresource(
+          topLevel: record, initiator: initiator ?? record,
+          hasCrossSiteAncestorFrame: hasCrossSiteAncestorFrame)
+      case .opaque(let origin):
+        .subresource(
+          underOpaqueTopLevel: origin, initiator: initiator,
+          hasCrossSiteAncestorFrame: hasCrossSiteAncestorFrame)
+      }
+    }
+  }
+
+  /// See ``TopLevel``.
+  private func topLevel() -> TopLevel {
+    guard let record = try? store.url(document.url) else { return .opaque(OpaqueOrigin()) }
+    return .record(record)
   }
 
   /// The fetchable subresources of `document`: http(s) URLs and schemes
@@ -95,7 +124,7 @@ struct SubresourceFetcher: Sendable {
   }
 
   /// Fetches one subresource; for an iframe, also the jobs of its document.
-  private func fetch(_ job: Job, topLevel: URLRecord) async -> (WebPage.SubresourceLoad, [Job]) {
+  private func fetch(_ job: Job, topLevel: TopLevel) async -> (WebPage.SubresourceLoad, [Job]) {
     let url = job.subresource.url
     let result: Result<(WebPage.Response, HTMLDocument?), any Error>
     do {
@@ -117,12 +146,12 @@ struct SubresourceFetcher: Sendable {
     let crossSite =
       record.map { frame in
         let facts = store.httpCookieStore.domainFacts
-        return Site(frame, facts: facts) != Site(topLevel, facts: facts)
+        return Site(frame, facts: facts) != topLevel.site(facts: facts)
       } ?? true
     return (load, jobs(for: frameDocument, record: record, crossSite: crossSite, depth: 1))
   }
 
-  private func fetchOverNetwork(_ job: Job, topLevel: URLRecord) async throws
+  private func fetchOverNetwork(_ job: Job, topLevel: TopLevel) async throws
     -> (WebPage.Response, HTMLDocument?)
   {
     let url = job.subresource.url
@@ -131,9 +160,8 @@ struct SubresourceFetcher: Sendable {
     if let referrer = Self.referrer(from: job.documentRecord, to: record) {
       headers.append(HTTPHeader("Referer", referrer))
     }
-    let context = LoadContext.subresource(
-      topLevel: topLevel, initiator: job.documentRecord ?? topLevel,
-      hasCrossSiteAncestorFrame: job.hasCrossSiteAncestorFrame)
+    let context = topLevel.context(
+      initiator: job.documentRecord, hasCrossSiteAncestorFrame: job.hasCrossSiteAncestorFrame)
     let loaded = try await session.load(
       LoadRequest(url: record, headers: headers), context: context)
     let contentType = loaded.headers.first(named: "Content-Type")

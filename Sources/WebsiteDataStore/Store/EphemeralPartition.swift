@@ -4,19 +4,16 @@ import CookieCore
 /// persistent store never writes them.
 ///
 /// A page without an http(s) origin (`about:blank`, HTML given as text, a
-/// custom scheme) has an opaque origin; the loader gives it a fresh site of
-/// its own under `.invalid`, a name RFC 2606 §2 reserves, so no real site
-/// has it. Partitioned (CHIPS) cookies its subresources set are keyed to
-/// that one page and can never be read again once it is gone; Chromium
-/// keeps such nonce-partitioned cookies in memory only, and so does a
-/// persistent store here, instead of writing them to disk until they
-/// expire.
+/// custom scheme) has an opaque origin (``OpaqueOrigin``). Partitioned
+/// (CHIPS) cookies its subresources set are keyed to that origin's nonce
+/// (``CookiePartitionKey/isTransient``) and can never be read again once
+/// the page is gone; Chromium keeps such nonce-partitioned cookies in memory
+/// only, and so does a persistent store here, instead of writing them to
+/// disk until they expire.
 enum EphemeralPartition {
   /// Whether `cookie` lives in an opaque origin's partition.
   static func contains(_ cookie: Cookie) -> Bool {
-    // A site is serialized `scheme://host` (``Site/serialized``).
-    guard let site = cookie.partitionKey?.topLevelSite else { return false }
-    return site.hasSuffix(".invalid")
+    cookie.partitionKey?.isTransient == true
   }
 
   /// `changes` without those of ephemeral cookies.
