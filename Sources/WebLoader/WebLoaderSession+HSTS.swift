@@ -15,12 +15,7 @@ extension WebLoaderSession {
     guard url.scheme == "http", let host = url.host.domain,
       await store.hstsStore.upgradesToHTTPS(host: host)
     else { return false }
-    var upgraded = "https://" + url.host.serialized
-    if let port = url.port, port != 80 { upgraded += ":\(port)" }
-    upgraded += url.pathAndQuery
-    if let fragment = url.fragment { upgraded += "#" + fragment }
-    guard let https = try? store.url(upgraded) else { return false }
-    request.url = https
+    request.url = url.upgradedToHTTPS()
     return true
   }
 

@@ -147,8 +147,8 @@ extension WebLoaderSession {
     guard let target = try? store.url(location, relativeTo: url),
       target.scheme == "http" || target.scheme == "https"
     else { return nil }
-    guard target.fragment == nil, let fragment = url.fragment else { return target }
-    return (try? store.url(target.href + "#" + fragment)) ?? target
+    guard target.fragment == nil, url.fragment != nil else { return target }
+    return target.withFragment(of: url)
   }
 
   /// Asks `onRedirect` about the redirect `hop` (the response to `request`,

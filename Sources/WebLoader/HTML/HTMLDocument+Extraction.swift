@@ -58,9 +58,9 @@ extension HTMLDocument {
     var seen: Set<HTMLSubresource> = []
     func add(_ kind: HTMLSubresource.Kind, _ reference: String?) {
       guard let reference, !reference.trimmingASCIIWhitespace.isEmpty,
-        let url = resolver.resolve(reference)
+        let (url, record) = resolver.resolveWithRecord(reference)
       else { return }
-      let subresource = HTMLSubresource(kind: kind, url: url)
+      let subresource = HTMLSubresource(kind: kind, url: url, record: record)
       if seen.insert(subresource).inserted { found.append(subresource) }
     }
     for (tag, attributes) in scan.fetchingElements {

@@ -33,6 +33,9 @@ public struct HTMLDocument: Sendable {
 
   /// The document's URL (after redirects).
   public let url: URL
+  /// ``url`` as a WHATWG URL record, when it is http(s): the top-level URL
+  /// and initiator of its subresources' cookie contexts.
+  let record: URLRecord?
   /// The encoding the bytes were decoded with.
   public let encoding: HTMLEncoding
   /// Where ``encoding`` came from.
@@ -101,6 +104,7 @@ public struct HTMLDocument: Sendable {
     html = text
     title = scan.title.map(HTMLText.strippingAndCollapsingWhitespace) ?? ""
     let documentResolver = HTMLURLResolver(base: url, domainToASCII: domainFacts.asciiDomain)
+    record = documentResolver.baseRecord
     let base =
       scan.baseHref.flatMap(documentResolver.resolve).flatMap { base in
         ["data", "javascript"].contains(base.scheme?.lowercased() ?? "") ? nil : base

@@ -1,3 +1,4 @@
+import CookieCore
 import Foundation
 
 /// A resource the document asks the browser to fetch: an image, a classic or
@@ -21,11 +22,30 @@ public struct HTMLSubresource: Sendable, Hashable, CustomStringConvertible {
   public let kind: Kind
   /// The absolute URL (fragment kept; it is never sent).
   public let url: URL
+  /// ``url`` as the WHATWG URL record the document resolved, for an http(s)
+  /// or ws(s) URL found in a document: what the loader fetches.
+  let record: URLRecord?
 
   /// Creates a subresource.
   public init(kind: Kind, url: URL) {
+    self.init(kind: kind, url: url, record: nil)
+  }
+
+  /// Creates a subresource the document resolved.
+  init(kind: Kind, url: URL, record: URLRecord?) {
     self.kind = kind
     self.url = url
+    self.record = record
+  }
+
+  /// Equal when kind and URL are (the record follows from the URL).
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.kind == rhs.kind && lhs.url == rhs.url
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(kind)
+    hasher.combine(url)
   }
 
   public var description: String { "\(kind.rawValue) \(url.absoluteString)" }

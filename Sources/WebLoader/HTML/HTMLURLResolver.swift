@@ -11,7 +11,8 @@ import Foundation
 /// ``URLSchemeHandler``) fall back to Foundation's RFC 3986 resolution.
 struct HTMLURLResolver {
   let base: URL
-  private let baseRecord: URLRecord?
+  /// ``base`` as a WHATWG URL record, when it is http(s) or ws(s).
+  let baseRecord: URLRecord?
   private let domainToASCII: @Sendable (String) -> String?
 
   init(base: URL, domainToASCII: @escaping @Sendable (String) -> String?) {
@@ -21,19 +22,23 @@ struct HTMLURLResolver {
   }
 
   /// The absolute URL `reference` names, or nil when it is not a valid URL.
-  func resolve(_ reference: String) -> URL? {
+  func resolve(_ reference: String) -> URL? { resolveWithRecord(reference)?.url }
+
+  /// ``resolve(_:)``, with the WHATWG URL record of an http(s) or ws(s)
+  /// result, which the loader fetches without parsing the URL again.
+  func resolveWithRecord(_ reference: String) -> (url: URL, record: URLRecord?)? {
     let trimmed = String(
       reference.trimmingCharacters(in: .init(charactersIn: "\u{0}"..."\u{20}")))
     if let record = try? URLRecord(trimmed, relativeTo: baseRecord, domainToASCII: domainToASCII) {
-      return URL(string: record.href)
+      return URL(record).map { ($0, record) }
     }
     if Self.hasScheme(trimmed) {
       // A URL of its own with a scheme CookieCore's parser does not take.
-      guard let record = URL(string: trimmed), !Self.isSpecial(record.scheme) else { return nil }
-      return record
+      guard let url = URL(string: trimmed), !Self.isSpecial(url.scheme) else { return nil }
+      return (url, nil)
     }
     guard baseRecord == nil else { return nil }  // an invalid http(s) reference
-    return URL(string: trimmed, relativeTo: base)?.absoluteURL
+    return URL(string: trimmed, relativeTo: base).map { ($0.absoluteURL, nil) }
   }
 
   /// Whether the reference starts with `scheme:` (URL Standard "scheme state").

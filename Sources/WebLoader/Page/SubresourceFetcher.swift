@@ -44,9 +44,7 @@ struct SubresourceFetcher: Sendable {
       Void
   ) async {
     let topLevel = self.topLevel()
-    let documentRecord = try? store.url(document.url)
-    var pending = jobs(
-      for: document, record: documentRecord, crossSite: false, depth: 0)[...]
+    var pending = jobs(for: document, crossSite: false, depth: 0)[...]
     var total = pending.count
     var completed = 0
     await withTaskGroup(of: (WebPage.SubresourceLoad, [Job]).self) { group in
@@ -101,15 +99,13 @@ struct SubresourceFetcher: Sendable {
 
   /// See ``TopLevel``.
   private func topLevel() -> TopLevel {
-    guard let record = try? store.url(document.url) else { return .opaque(OpaqueOrigin()) }
+    guard let record = document.record else { return .opaque(OpaqueOrigin()) }
     return .record(record)
   }
 
   /// The fetchable subresources of `document`: http(s) URLs and schemes
   /// with a handler (`data:` and others need no fetch).
-  private func jobs(for document: HTMLDocument, record: URLRecord?, crossSite: Bool, depth: Int)
-    -> [Job]
-  {
+  private func jobs(for document: HTMLDocument, crossSite: Bool, depth: Int) -> [Job] {
     document.subresources.compactMap { subresource in
       guard depth == 0 || subresource.kind != .iframe else { return nil }
       let scheme = subresource.url.scheme?.lowercased() ?? ""
@@ -118,7 +114,7 @@ struct SubresourceFetcher: Sendable {
           || URLScheme(scheme).map({ handlers[$0] != nil }) == true
       else { return nil }
       return Job(
-        subresource: subresource, documentURL: document.url, documentRecord: record,
+        subresource: subresource, documentURL: document.url, documentRecord: document.record,
         hasCrossSiteAncestorFrame: crossSite, depth: depth)
     }
   }
@@ -141,21 +137,20 @@ struct SubresourceFetcher: Sendable {
     }
     let load = WebPage.SubresourceLoad(
       subresource: job.subresource, documentURL: job.documentURL, result: result.map(\.0))
-    guard case .success(let (response, frameDocument?)) = result else { return (load, []) }
-    let record = try? store.url(response.url)
+    guard case .success(let (_, frameDocument?)) = result else { return (load, []) }
     let crossSite =
-      record.map { frame in
+      frameDocument.record.map { frame in
         let facts = store.httpCookieStore.domainFacts
         return Site(frame, facts: facts) != topLevel.site(facts: facts)
       } ?? true
-    return (load, jobs(for: frameDocument, record: record, crossSite: crossSite, depth: 1))
+    return (load, jobs(for: frameDocument, crossSite: crossSite, depth: 1))
   }
 
   private func fetchOverNetwork(_ job: Job, topLevel: TopLevel) async throws
     -> (WebPage.Response, HTMLDocument?)
   {
     let url = job.subresource.url
-    let record = try store.url(url)
+    let record = try job.subresource.record ?? store.url(url)
     var headers = [HTTPHeader("Accept", Self.accept(for: job.subresource.kind))]
     if let referrer = Self.referrer(from: job.documentRecord, to: record) {
       headers.append(HTTPHeader("Referer", referrer))
