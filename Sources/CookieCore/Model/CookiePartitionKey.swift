@@ -11,29 +11,46 @@ import Foundation
 /// (``isTransient``): stores keep such cookies in memory and never write
 /// or export them.
 public struct CookiePartitionKey: Sendable, Hashable, Comparable, CustomStringConvertible {
-  /// The serialized top-level site, e.g. `https://example.com`; `null` for
-  /// an opaque top-level origin.
-  public let topLevelSite: String
+  /// The top-level site: serialized, or an opaque origin's nonce. (One enum,
+  /// not a string and an optional nonce: a key stays 18 bytes, so a cookie's
+  /// fields stay 96.)
+  private enum TopLevel: Hashable {
+    case site(String)
+    case opaque(UUID)
+  }
+
+  private let topLevel: TopLevel
   /// The "ancestor chain bit": true when the cookie was set in (and is read
   /// from) a context that is cross-site with its top-level site.
   public let hasCrossSiteAncestor: Bool
-  /// The nonce of an opaque top-level origin (``OpaqueOrigin/nonce``);
-  /// `nil` for a key with a site.
-  public let nonce: UUID?
 
   /// Creates a key from its two parts.
   public init(topLevelSite: String, hasCrossSiteAncestor: Bool) {
-    self.topLevelSite = topLevelSite
+    topLevel = .site(topLevelSite)
     self.hasCrossSiteAncestor = hasCrossSiteAncestor
-    nonce = nil
   }
 
   /// Creates the key of a site (see ``Site``); an opaque site's key has its
   /// origin's nonce.
   public init(site: Site, hasCrossSiteAncestor: Bool) {
-    topLevelSite = site.serialized
+    topLevel = site.opaqueOrigin.map { .opaque($0.nonce) } ?? .site(site.serialized)
     self.hasCrossSiteAncestor = hasCrossSiteAncestor
-    nonce = site.opaqueOrigin?.nonce
+  }
+
+  /// The serialized top-level site, e.g. `https://example.com`; `null` for
+  /// an opaque top-level origin.
+  public var topLevelSite: String {
+    switch topLevel {
+    case .site(let serialized): serialized
+    case .opaque: "null"
+    }
+  }
+
+  /// The nonce of an opaque top-level origin (``OpaqueOrigin/nonce``);
+  /// `nil` for a key with a site.
+  public var nonce: UUID? {
+    guard case .opaque(let nonce) = topLevel else { return nil }
+    return nonce
   }
 
   /// Whether the key belongs to one document with an opaque origin: cookies
