@@ -31,11 +31,10 @@ extension CookieJar {
   /// A cookie a lookup sends: what header order and refreshing need, the
   /// cookie's storage and where its header pair is read.
   ///
-  /// The storage is referenced without retaining it, and the pair may be
-  /// read from the jar's own ``StoredCookie`` (its ``StoredCookie/inlinePair``):
-  /// the jar holds both, and the jar is not changed until the lookup's
-  /// results are built (see ``finish(_:now:changes:accessed:)``, which takes
-  /// a strong reference before changing anything).
+  /// The storage is referenced without retaining it: the jar holds it, and
+  /// the jar is not changed until the lookup's results are built (see
+  /// ``finish(_:now:changes:accessed:)``, which takes a strong reference
+  /// before changing anything).
   struct Included {
     unowned(unsafe) let storage: Cookie.Storage
     let pathLength: Int
@@ -46,16 +45,15 @@ extension CookieJar {
     /// The header pair's first byte.
     let pairStart: UnsafePointer<UInt8>
 
-    /// The cookie at `stored`: an entry of one of the jar's lists, whose
-    /// inline pair it may point to; or, `inList` false, a temporary copy,
-    /// whose pair is then read from the storage.
-    init(_ stored: UnsafePointer<StoredCookie>, inList: Bool = true) {
+    /// The cookie at `stored` (an entry of one of the jar's lists, or a
+    /// copy of one: the storage is the jar's either way).
+    init(_ stored: UnsafePointer<StoredCookie>) {
       storage = stored.pointee.cookie.storage
       pathLength = stored.pointee.pathLength
       created = stored.pointee.created
       sequence = stored.pointee.sequence
       pairLength = stored.pointee.pairLength
-      pairStart = inList ? StoredCookie.pairStart(stored) : storage.pairStart
+      pairStart = storage.pairStart
     }
 
     /// The cookie (a strong reference).
@@ -125,7 +123,7 @@ extension CookieJar {
             rules.status(of: $0, domainMatches: domainMatches, inPartition: inPartition)
           }
           if status.isIncluded {
-            scan.included.append(withUnsafePointer(to: &entry) { Included($0, inList: false) })
+            scan.included.append(withUnsafePointer(to: &entry) { Included($0) })
           } else {
             if status.contains(.expired) { scan.expired.append(stored) }
             scan.excluded.append(.init(cookie: stored.cookie, status: status))

@@ -336,6 +336,13 @@ struct DomainTable: Sendable {
 /// before the entry is looked at) with its index plus 2; 0 is a free slot and
 /// 1 a deleted one. The table is kept at most three quarters full, deleted
 /// slots included.
+///
+/// Kept for its measured gain over the simple alternative, a
+/// `[UInt64: [Int32]]` dictionary from hash to indices: in 4 interleaved
+/// rounds of `sitedata-bench w2` and `w3` (release build, 2026-12-02), the
+/// dictionary made W2 through the store 14% slower at 20k cookies and 3% at
+/// 200k, W3 through the store 11% slower, the jar-level W2 9% and 13% and W3
+/// 8%, and took 25 to 30 bytes more a cookie.
 struct SlotTable: Sendable {
   private var slots: [UInt64] = Array(repeating: 0, count: 16)
   private var used = 0
