@@ -4,11 +4,12 @@
 #
 #   Scripts/bench.sh                        # W1|W2|W3|W4|W5, 3 runs each, medians
 #   RUNS=5 ONLY='W2' Scripts/bench.sh
+#   ONLY=Import Scripts/bench.sh           # only the imports at scale (10k, 100k, 1M lines)
 #   SCRATCH_PATH=/tmp/build-bench Scripts/bench.sh   # build outside .build
 #   STATIC_STDLIB=1 Scripts/bench.sh        # opt in: link the Swift runtime statically
 #   FUNCTION_ORDER=1 Scripts/bench.sh       # opt in: link with Scripts/bench-function-order.txt
 #
-# Environment: ONLY (job regex, default W1|W2|W3|W4|W5), RUNS (default 3), BENCH_WORK (data, builds and
+# Environment: ONLY (job regex, default W1|W2|W3|W4|W5|Import; Import alone skips the peers), RUNS (default 3), BENCH_WORK (data, builds and
 # results of the peers; default /tmp/websitedata-peer-bench), SHARED_BENCH (the peer benchmark
 # folder; default ../shared/bench next to the repository), SCRATCH_PATH (swift build scratch path),
 # STATIC_STDLIB (0, the default: the benchmark is built as a user builds the library, `swift build
@@ -45,6 +46,7 @@ bin="$bindir/sitedata-bench"
 
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
+if [ "${ONLY:-}" != Import ]; then
 ENGINE_BENCH="$bin" ONLY="${ONLY:-W1|W2|W3|W4|W5}" RUNS="${RUNS:-3}" \
   BENCH_WORK="${BENCH_WORK:-/tmp/websitedata-peer-bench}" "$shared/run-peers.sh" | tee "$summary"
 
@@ -127,3 +129,30 @@ for target in TARGETS:
         workload, want, label, ratio, human(want * theirs[0]),
         "met" if ratio >= want else "NOT MET"))
 PY
+fi
+
+# Imports at scale (issue #15): 10k, 100k and 1M cookies.txt lines into a new encrypted store, each
+# in a fresh process, after the peers (no peer has this workload). Targets: the time per line at 1M
+# within 2x of that at 10k, and 1M lines in under 30 s. IMPORT_SIZES overrides the sizes.
+if [[ "Import" =~ ${ONLY:-W1|W2|W3|W4|W5|Import} ]]; then
+  echo
+  echo "== imports at scale (sitedata-bench import)"
+  out="$(mktemp -d)"
+  trap 'rm -f "$summary"; rm -rf "$out"' EXIT
+  imports="$(for n in ${IMPORT_SIZES:-10000 100000 1000000}; do "$bin" import "$n" "$out/store"; done)"
+  echo "$imports"
+  python3 - "$imports" <<'PY'
+import sys
+rows = [dict(p.split("=", 1) for p in line.split()[3:] if "=" in p) | {"name": line.split()[2]}
+        for line in sys.argv[1].splitlines() if line.startswith("RESULT")]
+if len(rows) >= 2:
+    first, last = rows[0], rows[-1]
+    growth = float(last["us_per_line"]) / float(first["us_per_line"])
+    print("%s per line over %s per line: %.2fx (at most 2x) %s" % (
+        last["name"], first["name"], growth, "met" if growth <= 2 else "NOT MET"))
+for row in rows:
+    if row["name"] == "Import-1M":
+        secs = float(row["secs"])
+        print("Import-1M in %.1f s (under 30 s) %s" % (secs, "met" if secs < 30 else "NOT MET"))
+PY
+fi

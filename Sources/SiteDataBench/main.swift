@@ -12,6 +12,7 @@ let usage = """
          sitedata-bench w4load OUT
          sitedata-bench w5 BASE_URL N
          sitedata-bench w5par BASE_URL N INFLIGHT
+         sitedata-bench import N OUT
   """
 
 /// Each sub-command: its argument count and its workload.
@@ -23,6 +24,7 @@ let commands: [String: (arguments: Int, run: ([String]) async -> Void)] = [
   "w4load": (1, W4Persist.load),
   "w5": (2, W5Load.run),
   "w5par": (3, W5Load.runParallel),
+  "import": (2, ImportScale.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
