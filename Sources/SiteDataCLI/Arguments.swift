@@ -20,7 +20,9 @@ struct Arguments {
       Option(name: name, takesValue: false, short: short)
     }
     /// An option with a value.
-    static func value(_ name: String) -> Option { Option(name: name, takesValue: true) }
+    static func value(_ name: String, short: Character? = nil) -> Option {
+      Option(name: name, takesValue: true, short: short)
+    }
   }
 
   /// The positional arguments, in order.

@@ -26,6 +26,25 @@ struct FetchOptions {
   let verbose: Bool
   /// `--json`: print one JSON object.
   let json: Bool
+  /// `-o/--output`: the file the final response body is written to (`-`:
+  /// stdout).
+  let output: String?
+  /// `-i/--include`: each response head before the body.
+  let includesHeads: Bool
+  /// `-D/--dump-header`: the file each response head is written to (`-`:
+  /// stdout).
+  let headFile: String?
+  /// `false` with `--no-follow` or `--max-redirects 0`: a redirect response
+  /// is the result.
+  let followsRedirects: Bool
+  /// `--stop-at`: no URL that starts with it is requested.
+  let stopPrefix: String?
+  /// `--insecure`: any TLS certificate is accepted.
+  var isInsecure: Bool { !transport.verifiesTLSPeer }
+
+  /// Whether the body goes to stdout (`-o -`): the rest of what `fetch`
+  /// prints then goes to stderr, or is left out.
+  var bodyGoesToStdout: Bool { output == "-" }
 
   /// The options, for ``Arguments`` (the store options are added by the
   /// command).
@@ -33,6 +52,8 @@ struct FetchOptions {
     .value("user-agent"), .value("resolve"), .value("header"), .value("data"),
     .value("method"), .value("max-redirects"), .value("timeout"), .value("cacert"),
     .value("proxy"), .flag("subresources"), .flag("verbose", short: "v"), .flag("json"),
+    .value("output", short: "o"), .flag("include", short: "i"), .value("dump-header", short: "D"),
+    .value("max-body-size"), .flag("no-follow"), .value("stop-at"), .flag("insecure", short: "k"),
   ]
 
   /// The OPTIONS lines for the help text.
@@ -51,11 +72,22 @@ struct FetchOptions {
                               Content-Type is application/x-www-form-urlencoded
                               unless a --header gives one.
       --method <method>       The method (default GET, or POST with --data).
-      --max-redirects <n>     Follow at most <n> redirects (default 20).
+      --max-redirects <n>     Follow at most <n> redirects (default 20); more is
+                              an error. 0: as --no-follow.
+      --no-follow             Do not follow redirects: a redirect response is
+                              the result (its status and Location are printed).
+      --stop-at <url-prefix>  Do not request a URL that starts with <url-prefix>
+                              (a redirect to it ends the fetch with the
+                              redirect response, and prints 'stopped at: URL'):
+                              catches an OAuth callback on loopback or a custom
+                              scheme without loading it.
       --timeout <seconds>     Give up on a request (connect, send, whole
                               response) after <seconds>; each redirect is a new
                               request. Default: no limit (30 s to connect).
       --cacert <file>         Also trust the CA certificates in this PEM file.
+      -k, --insecure          Accept any TLS certificate (as curl -k): anyone on
+                              the path can then read and change the traffic,
+                              cookies included. Says so on stderr.
       --proxy <url>           Use this proxy (http://host:port,
                               socks5h://host:port...). Default: none, whatever
                               the environment says.
@@ -67,8 +99,17 @@ struct FetchOptions {
                               Set-Cookie received with what the store did with
                               it (accepted, or rejected and why).
       --json                  Print one JSON object: the final URL, status,
-                              title, theme colour, response headers and the
-                              events with every hop's cookies.
+                              title, theme colour, response headers, the body
+                              (bodyText when it is text, else bodyBase64) and
+                              the events with every hop's cookies.
+      -o, --output <file>     Write the final response body to <file> ('-':
+                              stdout, and the summary is left out).
+      -i, --include           Print each response head (status line and header
+                              fields) before the body, or before the summary.
+      -D, --dump-header <file>
+                              Write each response head to <file> ('-': stdout).
+      --max-body-size <bytes> Fail when a response body is larger (a number, or
+                              with K, M or G: 512K, 10M). Default: no limit.
     """
 
   /// Reads the options of `command` and its URL argument.
@@ -100,7 +141,49 @@ struct FetchOptions {
     verbose = parsed.flags.contains("verbose")
     json = parsed.flags.contains("json")
     if verbose && json { throw .usage("-v and --json cannot be combined", of: command) }
-    transport = try Self.transport(parsed, of: command)
+    output = try Self.path(parsed, "output", of: command)
+    headFile = try Self.path(parsed, "dump-header", of: command)
+    includesHeads = parsed.flags.contains("include")
+    if json && (output == "-" || headFile == "-" || includesHeads) {
+      throw .usage(
+        "--json prints the body and heads itself: not with -o -, -D - or -i", of: command)
+    }
+    if output == "-" && headFile == "-" {
+      throw .usage("-o - and -D - cannot both write to stdout (use -i)", of: command)
+    }
+    stopPrefix = parsed.values["stop-at"]
+    if stopPrefix?.isEmpty == true {
+      throw .usage("--stop-at takes the start of a URL", of: command)
+    }
+    var transport = try Self.transport(parsed, of: command)
+    followsRedirects = !parsed.flags.contains("no-follow") && transport.redirectLimit > 0
+    if !followsRedirects { transport.redirectLimit = LoadConfiguration().redirectLimit }
+    self.transport = transport
+  }
+
+  /// The file an option names (`-`: stdout).
+  private static func path<C: Command>(_ parsed: Arguments, _ name: String, of command: C.Type)
+    throws(CLIError) -> String?
+  {
+    guard let path = parsed.values[name] else { return nil }
+    guard !path.isEmpty else { throw .usage("--\(name) takes a file name or '-'", of: command) }
+    return path
+  }
+
+  /// A `--max-body-size`: bytes, or a number with `K`, `M` or `G` (binary
+  /// multiples, as curl reads them).
+  static func byteCount(_ text: String) -> Int? {
+    let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+    var digits = Substring(text)
+    var unit = 1
+    if let last = text.last?.uppercased().first, let multiple = units[last] {
+      unit = multiple
+      digits = digits.dropLast()
+    }
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int(digits), number >= 0
+    else { return nil }
+    let (bytes, overflow) = number.multipliedReportingOverflow(by: unit)
+    return overflow ? nil : bytes
   }
 
   /// The loader's settings the options give.
@@ -137,6 +220,15 @@ struct FetchOptions {
       }
       transport.extraCAFile = file
     }
+    if let size = parsed.values["max-body-size"] {
+      guard let bytes = byteCount(size) else {
+        throw .usage(
+          "--max-body-size takes a number of bytes (or with K, M or G), not '\(size)'",
+          of: command)
+      }
+      transport.maximumBodySize = bytes
+    }
+    transport.verifiesTLSPeer = !parsed.flags.contains("insecure")
     if let proxy = parsed.values["proxy"] {
       guard !proxy.isEmpty, HTTPToken.isFieldValue(proxy) else {
         throw .usage("--proxy takes a proxy URL", of: command)
@@ -212,9 +304,12 @@ struct FetchOptions {
     return request
   }
 
-  /// The page configuration with `store`.
-  func configuration(store: WebsiteDataStore) -> WebPage.Configuration {
-    WebPage.Configuration(
+  /// The page configuration with `store`, and the decider that stops at
+  /// redirects (`--no-follow`) and before `--stop-at` URLs.
+  func configuration(store: WebsiteDataStore, decider: FetchDecider?) -> WebPage.Configuration {
+    var configuration = WebPage.Configuration(
       websiteDataStore: store, loadsSubresources: loadsSubresources, transport: transport)
+    configuration.navigationDecider = decider
+    return configuration
   }
 }

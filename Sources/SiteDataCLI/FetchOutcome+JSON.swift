@@ -1,3 +1,4 @@
+import Foundation
 import TextFormats
 import WebsiteData
 
@@ -6,6 +7,10 @@ extension FetchOutcome {
   ///
   ///     {"url", "status", "title", "themeColor",
   ///      "headers": [{"name", "value"}],          // the final response's, in order
+  ///      "bodySize",                              // the final body's bytes
+  ///      "bodyText" | "bodyBase64",               // the body (see ``FetchBody``)
+  ///      "stoppedAt",                             // the URL --stop-at kept from
+  ///                                               // being requested, or null
   ///      "events": [step],                        // see ``FetchStep/json``
   ///      "subresources": [{"url", "kind", "status", "error"}],
   ///      "error": null | {"code", "message", "curlCode"}}
@@ -18,6 +23,10 @@ extension FetchOutcome {
       ("title", .string(page?.title)),
       ("themeColor", .string(page?.themeColor)),
       ("headers", .array((page?.response.headers ?? []).map(Self.json(header:)))),
+      ("bodySize", .integer(page?.body.count)),
+      page.flatMap(FetchBody.text(of:)).map { ("bodyText", .string($0)) }
+        ?? ("bodyBase64", .string(page.map { Data($0.body).base64EncodedString() })),
+      ("stoppedAt", .string(stoppedAt?.absoluteString)),
       ("events", .array(steps.map(\.json))),
       ("subresources", .array((page?.subresources ?? []).map(Self.json(subresource:)))),
       ("error", error.map(Self.json(error:)) ?? .null),

@@ -18,6 +18,10 @@ struct FetchOutcome {
     let themeColor: String?
     /// The subresources loaded (with `--subresources`).
     let subresources: [WebPage.SubresourceLoad]
+    /// The document's body, as received.
+    let body: [UInt8]
+    /// The document's source, decoded, when it is HTML.
+    let html: String?
   }
 
   /// The request the navigation started with.
@@ -30,6 +34,8 @@ struct FetchOutcome {
   let page: Page?
   /// Why it did not finish, when it failed.
   let error: WebPage.NavigationError?
+  /// The URL `--stop-at` kept the fetch from requesting.
+  let stoppedAt: URL?
 
   /// The main document's hops: the committed response's, or those received
   /// before the failure.
@@ -39,7 +45,8 @@ struct FetchOutcome {
   /// navigation finishes or fails.
   @MainActor
   static func load(_ options: FetchOptions, store: WebsiteDataStore) async -> FetchOutcome {
-    let page = WebPage(configuration: options.configuration(store: store))
+    let decider = FetchDecider.make(for: options)
+    let page = WebPage(configuration: options.configuration(store: store, decider: decider))
     var events: [WebPage.NavigationEvent] = []
     var failure: WebPage.NavigationError?
     do {
@@ -55,9 +62,11 @@ struct FetchOutcome {
           page.url.map { url in
             Page(
               url: url, response: response, title: page.title, themeColor: page.themeColor,
-              subresources: page.subresourceLoads)
+              subresources: page.subresourceLoads, body: page.responseBody ?? [], html: page.html)
           }
         } : nil,
-      error: failure)
+      // A first request the decider cancelled is a stop, not a failure.
+      error: decider?.stoppedAt != nil && !committed ? nil : failure,
+      stoppedAt: decider?.stoppedAt)
   }
 }

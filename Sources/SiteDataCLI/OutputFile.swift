@@ -9,8 +9,16 @@ enum OutputFile {
   ///
   /// - Throws: a failure naming the path and the system's reason.
   static func write(_ text: String, to path: String) throws(CLIError) {
+    try write(bytes: Array(text.utf8), to: path)
+  }
+
+  /// Writes `bytes` to `path` (`-`: stdout).
+  ///
+  /// - Throws: a failure naming the path and the system's reason.
+  static func write(bytes: [UInt8], to path: String) throws(CLIError) {
+    var bytes = bytes
     if path == "-" {
-      Console.out(text)
+      Console.out(bytes: bytes)
       return
     }
     let folder = (path as NSString).deletingLastPathComponent
@@ -22,7 +30,6 @@ enum OutputFile {
     defer {
       if !succeeded { unlink(temporary) }
     }
-    var bytes = Array(text.utf8)
     var closed = false
     defer { if !closed { close(descriptor) } }
     guard fchmod(descriptor, 0o600) == 0 else { throw failure(path, errno) }

@@ -106,6 +106,10 @@ final class CurlEasyHandle {
         websitedata_curl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)))
     }
     if options.acceptsCompressedResponses { try set(CURLOPT_ACCEPT_ENCODING, "") }
+    if !options.verifiesTLSPeer {
+      try set(CURLOPT_SSL_VERIFYPEER, 0)
+      try set(CURLOPT_SSL_VERIFYHOST, 0)
+    }
     profile = options.profile
   }
 

@@ -29,13 +29,20 @@ public struct LoadConfiguration: Sendable, Hashable {
   /// Whether to ask for compressed bodies (`Accept-Encoding` with every
   /// coding libcurl decodes); bodies are always handed over decoded.
   public var acceptsCompressedResponses: Bool
+  /// Whether a TLS server must prove who it is: a certificate chain to a
+  /// trusted CA, for the name requested (`CURLOPT_SSL_VERIFYPEER` and
+  /// `CURLOPT_SSL_VERIFYHOST`). `false` accepts any certificate, as
+  /// `curl -k` does: anyone on the path can then read and change the
+  /// traffic, cookies included. libcurl reuses a connection (and a TLS
+  /// session) only for the same setting.
+  public var verifiesTLSPeer: Bool
 
   /// Creates a configuration; every parameter has the browser-like default.
   public init(
     userAgent: String? = nil, resolveOverrides: [ResolveOverride] = [],
     connectTimeout: Duration? = .seconds(30), timeout: Duration? = nil, redirectLimit: Int = 20,
     proxy: ProxySetting = .none, extraCAFile: String? = nil, maximumBodySize: Int? = nil,
-    acceptsCompressedResponses: Bool = true
+    acceptsCompressedResponses: Bool = true, verifiesTLSPeer: Bool = true
   ) {
     self.userAgent = userAgent
     self.resolveOverrides = resolveOverrides
@@ -46,6 +53,7 @@ public struct LoadConfiguration: Sendable, Hashable {
     self.extraCAFile = extraCAFile
     self.maximumBodySize = maximumBodySize
     self.acceptsCompressedResponses = acceptsCompressedResponses
+    self.verifiesTLSPeer = verifiesTLSPeer
   }
 }
 

@@ -20,6 +20,7 @@ final class TransferOptions: Sendable {
   let caPath: String?
   let maximumBodySize: Int?
   let acceptsCompressedResponses: Bool
+  let verifiesTLSPeer: Bool
 
   /// The last ``profile`` given out.
   private static let profiles = Atomic<Int>(0)
@@ -78,6 +79,7 @@ final class TransferOptions: Sendable {
     }
     maximumBodySize = configuration.maximumBodySize
     acceptsCompressedResponses = configuration.acceptsCompressedResponses
+    verifiesTLSPeer = configuration.verifiesTLSPeer
   }
 
   /// A positive duration in whole milliseconds (at least 1).

@@ -11,6 +11,9 @@ import WebsiteDataStore
   var responses: [WebPage.NavigationResponse] = []
   /// Cancel the actions whose URL this accepts.
   var cancelAction: (URL) -> Bool = { _ in false }
+  /// Keep the redirect response instead of making the actions whose URL
+  /// this accepts.
+  var keepRedirectResponse: (URL) -> Bool = { _ in false }
   /// Cancel every response.
   var cancelResponses = false
   /// Turn subresources off for the navigation.
@@ -22,6 +25,7 @@ import WebsiteDataStore
     actions.append(action)
     if disableSubresources { preferences.loadsSubresources = false }
     if let url = action.request.url, cancelAction(url) { return .cancel }
+    if let url = action.request.url, keepRedirectResponse(url) { return .keepRedirectResponse }
     return .allow
   }
 
@@ -121,6 +125,44 @@ struct TableSchemeHandler: URLSchemeHandler {
     #expect(redirect.redirectedFrom?.statusCode == 303)
     #expect(redirect.redirectedFrom?.url.absoluteString == start)
     #expect(try await server.logged(key).isEmpty)
+  }
+
+  @Test func deciderCanKeepARedirectResponseAsTheDocument() async throws {
+    let key = uniqueKey("keep-redirect")
+    let decider = RecordingDecider()
+    decider.keepRedirectResponse = { $0.host == "b.example" }
+    let callback = server.page("https", "b.example", key: key)
+    let start =
+      server.origin("http", "a.test") + "/redirect?status=302&to=" + callback.queryEncoded
+    let page = WebPage(
+      configuration: server.pageConfiguration(store: store), navigationDecider: decider)
+    let (events, error) = await outcome(of: page.load(URL(string: start)!))
+    #expect(error == nil)
+    #expect(events == [.startedProvisionalNavigation, .committed, .finished])
+    #expect(page.url?.absoluteString == start)
+    #expect(page.response?.statusCode == 302)
+    #expect(page.response?.headers.first(named: "Location") == callback)
+    // The redirect's own body (the server's echo of the request) is the page's.
+    let body = try #require(page.responseBody)
+    #expect(String(decoding: body, as: UTF8.self).contains("\"path\": \"/redirect?"))
+    #expect(decider.responses.count == 1)
+    #expect(try await server.logged(key).isEmpty)
+    // Asked of a first request, it cancels.
+    decider.keepRedirectResponse = { _ in true }
+    let (_, first) = await outcome(of: page.load(URL(string: callback)!))
+    #expect(first?.code == .frameLoadInterruptedByPolicyChange)
+    #expect(try await server.logged(key).isEmpty)
+  }
+
+  @Test func theResponseBodyIsTheDocumentsBytes() async throws {
+    let page = WebPage(configuration: server.pageConfiguration(store: store))
+    let html = "<title>Bytes</title>é"
+    #expect(
+      await outcome(of: page.load(URL(string: server.page("http", "a.test", html: html))!)).error
+        == nil)
+    #expect(page.responseBody == Array(html.utf8))
+    #expect(await outcome(of: page.load(html: "<p>given</p>")).error == nil)
+    #expect(page.responseBody == Array("<p>given</p>".utf8))
   }
 
   @Test func deciderSeesARedirectToACustomSchemeCallback() async throws {

@@ -19,6 +19,14 @@ struct MainResource: Sendable {
   let urlResponse: URLResponse
   let content: Content
 
+  /// The content's bytes (a text's in UTF-8).
+  var body: [UInt8] {
+    switch content {
+    case .text(let text): Array(text.utf8)
+    case .bytes(let bytes, _, _): bytes
+    }
+  }
+
   /// Whether the content is an HTML document: `text/html` or XHTML, or no
   /// type at all with a body that starts like markup.
   var isHTML: Bool {

@@ -108,17 +108,27 @@ final class NavigationRunner {
   }
 
   /// Asks the decider about a navigation action.
-  private func decide(_ action: WebPage.NavigationAction) async throws(WebPage.NavigationError) {
-    guard let decider = configuration.navigationDecider else { return }
+  /// Asks the decider about `action`; returns `.allow`, or, for a
+  /// redirect, `.keepRedirectResponse`.
+  ///
+  /// - Throws: `frameLoadInterruptedByPolicyChange` when the decider
+  ///   cancels.
+  @discardableResult
+  private func decide(_ action: WebPage.NavigationAction) async throws(WebPage.NavigationError)
+    -> WebPage.NavigationActionPolicy
+  {
+    guard let decider = configuration.navigationDecider else { return .allow }
     var preferences = self.preferences
     let policy = await decider.decidePolicy(for: action, preferences: &preferences)
     try checkRunning()
     if !action.isRedirect { self.preferences = preferences }
+    if policy == .keepRedirectResponse && action.isRedirect { return policy }
     guard policy == .allow else {
       throw WebPage.NavigationError(
         .frameLoadInterruptedByPolicyChange, "the navigation decider cancelled the navigation",
         url: action.request.url)
     }
+    return .allow
   }
 
   /// Asks the decider about the main response (`mimeType`: the essence of
@@ -191,6 +201,7 @@ final class NavigationRunner {
     let page = try livePage()
     page.url = main.url
     page.response = main.response
+    page.responseBody = main.body
     page.document = document
     page.title = document?.title ?? ""
     page.themeColor = document?.themeColor
@@ -320,7 +331,7 @@ final class NavigationRunner {
       request: next, navigationType: type, isRedirect: true,
       redirectedFrom: base.map { ($0, hop.status) }, navigationID: channel.id)
     do {
-      try await decide(action)
+      guard try await decide(action) == .allow else { return .stop }
       redirectsFollowed += 1
       try emit(.receivedServerRedirect, progress: nil)
       return .follow

@@ -37,6 +37,12 @@ extension WebPage {
     /// ``NavigationError/Code/frameLoadInterruptedByPolicyChange`` and the
     /// page keeps its current document.
     case cancel
+    /// For a redirect: do not make the redirected request; the redirect
+    /// response itself becomes the navigation's response (decided on and
+    /// committed as any other), as `curl` without `-L` shows it, or to
+    /// catch a callback URL before it is requested. For the first request
+    /// of a navigation, the same as ``cancel``.
+    case keepRedirectResponse
   }
 
   /// A main-frame response, before it becomes the page's document.

@@ -73,6 +73,10 @@ public final class WebPage {
   public internal(set) var hasOnlySecureContent = false
   /// The committed document's response: status, header fields, hops.
   public internal(set) var response: Response?
+  /// The committed document's body as it was received (with any
+  /// `Content-Encoding` removed), whatever its type; for a document given
+  /// as text, that text in UTF-8.
+  public internal(set) var responseBody: [UInt8]?
   /// The committed document, parsed, when it is HTML (title, metadata,
   /// subresource URLs, source).
   public internal(set) var document: HTMLDocument?

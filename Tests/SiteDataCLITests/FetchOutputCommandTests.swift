@@ -1,0 +1,209 @@
+import Foundation
+import LoopbackTestServer
+import Testing
+
+/// `sitedata fetch` giving the page itself, launched as a user would against
+/// the loopback test server: the body (`-o`, `--json`), the heads (`-i`,
+/// `-D`), redirects kept as the result (`--no-follow`, `--max-redirects 0`),
+/// URLs never requested (`--stop-at`), body limits and `--insecure`.
+@Suite(.timeLimit(.minutes(5))) struct FetchOutputCommandTests {
+  let server: TestServer
+  let sandbox: CLISandbox
+
+  init() throws {
+    server = try TestServer.shared()
+    sandbox = try CLISandbox()
+  }
+
+  var resolve: [String] {
+    server.loopbackNames.flatMap { ["--resolve", "\($0.host):\($0.port):127.0.0.1"] }
+  }
+
+  /// Runs `sitedata fetch --ephemeral` reaching the test server.
+  func fetch(_ arguments: [String], trusting: Bool = true) async throws -> SiteDataProcess.Outcome {
+    let trust = trusting ? ["--cacert", server.caFile] : []
+    return try await sandbox.run(
+      ["fetch", "--ephemeral", "--timeout", "30"] + arguments + resolve + trust)
+  }
+
+  /// `/page` answering `body` with `type` (and logging each request under `key`).
+  func page(_ body: [UInt8], type: String, key: String? = nil, host: String = "a.test") -> String {
+    server.origin("http", host) + "/page?ct=" + type.queryEncoded + "&b64="
+      + Data(body).base64EncodedString().queryEncoded + (key.map { "&key=" + $0 } ?? "")
+  }
+
+  /// `/redirect` to `target`.
+  func redirect(to target: String, status: Int = 302) -> String {
+    server.origin("http", "a.test") + "/redirect?status=\(status)&to=" + target.queryEncoded
+  }
+
+  /// How many requests the server logged under `key` (read with the tool).
+  func requests(logged key: String) async throws -> Int {
+    let outcome = try await fetch([
+      "-o", "-", server.origin("http", "a.test") + "/logged?key=" + key,
+    ])
+    let records = try JSONSerialization.jsonObject(with: Data(outcome.stdoutBytes)) as? [Any]
+    return try #require(records).count
+  }
+
+  static let binary: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF, 0x0D, 0x0A, 0x1A, 0x0A]
+
+  // MARK: - The body
+
+  @Test func outputWritesTheFinalBodyAfterRedirectsByteForByte() async throws {
+    let file = sandbox.path("image.png")
+    let outcome = try await fetch([
+      "-o", file, redirect(to: page(Self.binary, type: "image/png")),
+    ])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(sandbox.contents(file).map(Array.init) == Self.binary)
+    #expect(outcome.stdout.hasPrefix("status:  200 OK\n"), "\(outcome)")
+    let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+  }
+
+  @Test func outputToStdoutIsTheBodyAloneAndTheReportGoesToStderr() async throws {
+    let body = Array("plain body\n".utf8)
+    let outcome = try await fetch(["-o", "-", "-v", page(body, type: "text/plain")])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stdoutBytes == body)
+    #expect(outcome.stderr.contains("* committed"), "\(outcome.stderr)")
+    #expect(!outcome.stderr.contains("status:"))
+  }
+
+  @Test func includeWritesEveryHeadBeforeTheBody() async throws {
+    let body = Array("<p>x</p>".utf8)
+    let outcome = try await fetch([
+      "-i", "-o", "-", redirect(to: page(body, type: "text/html; charset=utf-8"), status: 301),
+    ])
+    #expect(outcome.status == 0, "\(outcome)")
+    let text = outcome.stdout
+    let heads = text.components(separatedBy: "\r\n\r\n")
+    #expect(heads.count == 3, "\(text)")
+    #expect(heads[0].hasPrefix("HTTP/1.1 301 Moved Permanently\r\n"), "\(text)")
+    #expect(heads[0].contains("\r\nLocation: "))
+    #expect(heads[1].hasPrefix("HTTP/1.1 200 OK\r\n"))
+    #expect(heads[1].contains("\r\nContent-Type: text/html; charset=utf-8"))
+    #expect(heads[2] == "<p>x</p>")
+  }
+
+  @Test func dumpHeaderWritesTheHeadsAndTheSummaryStays() async throws {
+    let file = sandbox.path("heads.txt")
+    let outcome = try await fetch(["-D", file, redirect(to: page([], type: "text/plain"))])
+    #expect(outcome.status == 0, "\(outcome)")
+    let heads = String(decoding: try #require(sandbox.contents(file)), as: UTF8.self)
+    #expect(heads.hasPrefix("HTTP/1.1 302 Found\r\n"), "\(heads)")
+    #expect(heads.hasSuffix("\r\n\r\n"))
+    #expect(heads.components(separatedBy: "HTTP/1.1 ").count == 3)
+    #expect(outcome.stdout.hasPrefix("status:  200 OK\n"))
+  }
+
+  @Test func jsonHasTextBodiesAsTextAndOthersInBase64() async throws {
+    let html = try FetchOutputDocument(
+      try await fetch(["--json", page(Array("<title>t</title>é".utf8), type: "text/html")]))
+    // No charset: an HTML document without one is decoded as windows-1252.
+    #expect(html.bodyText == "<title>t</title>Ã©")
+    #expect(html.bodyBase64 == nil)
+    #expect(html.bodySize == 18)
+    let json = try FetchOutputDocument(
+      try await fetch(["--json", page(Array("{\"a\":1}".utf8), type: "application/json")]))
+    #expect(json.bodyText == "{\"a\":1}")
+    let image = try FetchOutputDocument(
+      try await fetch(["--json", page(Self.binary, type: "image/png")]))
+    #expect(image.bodyText == nil)
+    #expect(image.bodyBase64 == Data(Self.binary).base64EncodedString())
+    let latin1 = try FetchOutputDocument(
+      try await fetch([
+        "--json", page([0x63, 0x61, 0x66, 0xE9], type: "text/plain; charset=latin1"),
+      ]))
+    #expect(latin1.bodyText == nil)
+    #expect(latin1.bodyBase64 == "Y2Fm6Q==")
+  }
+
+  // MARK: - Redirects and stops
+
+  @Test(arguments: [["--no-follow"], ["--max-redirects", "0"]])
+  func aRedirectCanBeTheResult(options: [String]) async throws {
+    let key = "no-follow-\(UUID().uuidString)"
+    let target = page([], type: "text/plain", key: key)
+    let outcome = try await fetch(options + [redirect(to: target)])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stdout.hasPrefix("status:    302 Found\n"), "\(outcome.stdout)")
+    #expect(outcome.stdout.contains("location:  \(target)\n"))
+    #expect(try await requests(logged: key) == 0)
+  }
+
+  @Test func stopAtEndsBeforeACustomSchemeCallback() async throws {
+    let callback = "com.example.app:/oauth?code=c0de&state=s"
+    let outcome = try await fetch(["--stop-at", "com.example.app:/oauth", redirect(to: callback)])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stdout.contains("status:      302 Found\n"), "\(outcome.stdout)")
+    #expect(outcome.stdout.hasSuffix("stopped at:  \(callback)\n"))
+  }
+
+  @Test func stopAtNeverRequestsALoopbackCallback() async throws {
+    let key = "stop-at-\(UUID().uuidString)"
+    let callback = page([], type: "text/plain", key: key, host: "b.test")
+    let prefix = server.origin("http", "b.test") + "/page"
+    let json = try FetchOutputDocument(
+      try await fetch(["--json", "--stop-at", prefix, redirect(to: callback)]))
+    #expect(json.stoppedAt == callback)
+    #expect(json.status == 302)
+    #expect(try await requests(logged: key) == 0)
+    // A first request to such a URL is not made either.
+    let first = try await fetch(["--stop-at", prefix, callback])
+    #expect(first.status == 0, "\(first)")
+    #expect(first.stdout == "stopped at:  \(callback)\n")
+    #expect(try await requests(logged: key) == 0)
+  }
+
+  // MARK: - Limits, trust and usage
+
+  @Test func aBodyOverTheLimitFails() async throws {
+    let outcome = try await fetch([
+      "--max-body-size", "1K", server.origin("http", "a.test") + "/big?n=4096",
+    ])
+    #expect(outcome.status == 1, "\(outcome)")
+    #expect(outcome.stderr.hasPrefix("Error: "), "\(outcome.stderr)")
+    let within = try await fetch([
+      "--max-body-size", "4K", "-o", "-", server.origin("http", "a.test") + "/big?n=4096",
+    ])
+    #expect(within.stdoutBytes.count == 4096, "\(within)")
+  }
+
+  @Test func insecureAcceptsAnUntrustedCertificateAndSaysSo() async throws {
+    let url = server.origin("https", "a.test") + "/echo-page"
+    let refused = try await fetch([url], trusting: false)
+    #expect(refused.status == 1)
+    let outcome = try await fetch(["-k", url], trusting: false)
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stderr.hasPrefix("Warning: --insecure: TLS certificates are not checked"))
+    #expect(outcome.stdout.hasPrefix("status:  200 OK\n"))
+  }
+
+  @Test(arguments: [
+    (["--json", "-o", "-"], "--json prints the body and heads itself"),
+    (["-o", "-", "-D", "-"], "-o - and -D - cannot both write to stdout"),
+    (["--max-body-size", "ten"], "--max-body-size takes a number of bytes"),
+    (["--stop-at", ""], "--stop-at takes the start of a URL"),
+    (["-o", ""], "--output takes a file name or '-'"),
+  ])
+  func usageErrors(arguments: [String], message: String) async throws {
+    let outcome = try await fetch(arguments + [server.origin("http", "a.test") + "/echo"])
+    #expect(outcome.status == 64, "\(outcome)")
+    #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+  }
+}
+
+/// The parts of `fetch --json` these tests read.
+struct FetchOutputDocument: Decodable {
+  let status: Int?
+  let bodySize: Int?
+  let bodyText: String?
+  let bodyBase64: String?
+  let stoppedAt: String?
+
+  init(_ outcome: SiteDataProcess.Outcome) throws {
+    self = try JSONDecoder().decode(Self.self, from: Data(outcome.stdoutBytes))
+  }
+}
