@@ -75,16 +75,18 @@ enum FetchCommand: Command {
         "Warning: --insecure: TLS certificates are not checked; anyone on the path can read"
           + " and change this traffic, cookies included.\n")
     }
-    let outcome = await FetchOutcome.load(fetch, store: store)
+    // With the body on stdout, the report goes to stderr (-v) or is left out.
+    let toStderr = fetch.bodyGoesToStdout
+    let write = { (text: String) in toStderr ? Console.error(text) : Console.out(text) }
+    let report =
+      await fetch.verbose
+      ? FetchLiveReport(method: fetch.method, url: fetch.url, write: write) : nil
+    let outcome = await FetchOutcome.load(fetch, store: store, report: report)
     await store.flush()
-    let steps = FetchStep.steps(of: outcome)
     if fetch.json {
-      Console.out(outcome.document(steps).serialized() + "\n")
+      Console.out(outcome.document(FetchStep.steps(of: outcome)).serialized() + "\n")
     } else {
-      // With the body on stdout, the report goes to stderr (-v) or is left out.
-      let toStderr = fetch.bodyGoesToStdout
-      let report = { (text: String) in toStderr ? Console.error(text) : Console.out(text) }
-      if fetch.verbose { report(steps.flatMap(\.lines).map { $0 + "\n" }.joined()) }
+      await report?.finish(outcome)
       if fetch.includesHeads && fetch.output == nil { Console.out(FetchOutput.heads(of: outcome)) }
       if !fetch.bodyGoesToStdout {
         Console.out(summary(outcome))

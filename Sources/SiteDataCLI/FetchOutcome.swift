@@ -42,15 +42,21 @@ struct FetchOutcome {
   var hops: [LoadHop] { page?.response.hops ?? error?.hops ?? [] }
 
   /// Loads the options' request in a page using `store`, until the
-  /// navigation finishes or fails.
+  /// navigation finishes or fails; `report` sees each event and redirect
+  /// as it happens.
   @MainActor
-  static func load(_ options: FetchOptions, store: WebsiteDataStore) async -> FetchOutcome {
-    let decider = FetchDecider.make(for: options)
+  static func load(
+    _ options: FetchOptions, store: WebsiteDataStore, report: FetchLiveReport? = nil
+  ) async -> FetchOutcome {
+    let decider = FetchDecider.make(for: options, report: report)
     let page = WebPage(configuration: options.configuration(store: store, decider: decider))
     var events: [WebPage.NavigationEvent] = []
     var failure: WebPage.NavigationError?
     do {
-      for try await event in page.load(options.request) { events.append(event) }
+      for try await event in page.load(options.request) {
+        events.append(event)
+        report?.received(event, committedHops: event == .committed ? page.response?.hops : nil)
+      }
     } catch {
       failure = error
     }

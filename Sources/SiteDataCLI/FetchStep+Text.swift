@@ -6,21 +6,32 @@ extension FetchStep {
   /// response (`<`) with each Set-Cookie and what the store did with it.
   ///
   /// Cookie values appear here: `-v` is the user asking to see them.
-  var lines: [String] {
+  var lines: [String] { eventLines + requestLines }
+
+  /// The event's own line (`* started`, `* redirect 302 Found, Location: …`).
+  var eventLines: [String] {
+    switch self {
+    case .started: ["* started"]
+    case .redirect(let from, _):
+      ["* redirect \(Self.status(from))\(from.location.map { ", Location: \($0)" } ?? "")"]
+    case .committed(let status, let reason, let url):
+      ["* committed \(status)\(reason.isEmpty ? "" : " " + reason) \(url)"]
+    case .finished: ["* finished"]
+    case .failed(let error): ["* failed: \(FetchFailureText.message(error))"]
+    }
+  }
+
+  /// For `started` and each redirect, the request and its response (only
+  /// the request when no response came); nothing for the other steps.
+  var requestLines: [String] {
     switch self {
     case .started(let method, let url, let hop):
-      return ["* started"] + Self.lines(request: hop, method: method, url: url)
+      Self.lines(request: hop, method: method, url: url)
     case .redirect(let from, let hop):
-      let location = from.location.map { ", Location: \($0)" } ?? ""
-      let target = from.redirectURL?.serialized ?? from.location ?? ""
-      return ["* redirect \(Self.status(from))\(location)"]
-        + Self.lines(request: hop, method: hop?.method ?? "", url: target)
-    case .committed(let status, let reason, let url):
-      return ["* committed \(status)\(reason.isEmpty ? "" : " " + reason) \(url)"]
-    case .finished:
-      return ["* finished"]
-    case .failed(let error):
-      return ["* failed: \(FetchFailureText.message(error))"]
+      Self.lines(
+        request: hop, method: hop?.method ?? "",
+        url: from.redirectURL?.serialized ?? from.location ?? "")
+    case .committed, .finished, .failed: []
     }
   }
 

@@ -25,7 +25,18 @@ enum FetchStep {
 
   /// The steps of `outcome`, in order.
   static func steps(of outcome: FetchOutcome) -> [FetchStep] {
-    let hops = outcome.hops
+    steps(
+      method: outcome.method, url: outcome.url, events: outcome.events, hops: outcome.hops,
+      page: outcome.page, error: outcome.error)
+  }
+
+  /// The steps of a navigation that has reported `events` and whose first
+  /// `hops` are known: when it is still running, the last steps may lack
+  /// their hop (see ``isComplete``).
+  static func steps(
+    method: String, url: URLRecord, events: [WebPage.NavigationEvent], hops: [LoadHop],
+    page: FetchOutcome.Page?, error: WebPage.NavigationError?
+  ) -> [FetchStep] {
     func hop(_ index: Int) -> LoadHop? { hops.indices.contains(index) ? hops[index] : nil }
     var steps: [FetchStep] = []
     // The hop the events are at, and whether its HSTS upgrade (reported
@@ -33,10 +44,10 @@ enum FetchStep {
     // handled) was seen; the hop's lines already say it was upgraded.
     var current = 0
     var upgradeSeen = false
-    for event in outcome.events {
+    for event in events {
       switch event {
       case .startedProvisionalNavigation:
-        steps.append(.started(method: outcome.method, url: outcome.url.serialized, hop: hop(0)))
+        steps.append(.started(method: method, url: url.serialized, hop: hop(0)))
       case .receivedServerRedirect:
         if hop(current)?.upgradedByHSTS == true && !upgradeSeen {
           upgradeSeen = true
@@ -48,7 +59,7 @@ enum FetchStep {
         current += 1
         upgradeSeen = false
       case .committed:
-        if let page = outcome.page {
+        if let page {
           steps.append(
             .committed(
               status: page.response.statusCode, reason: page.response.hops.last?.reasonPhrase ?? "",
@@ -58,7 +69,17 @@ enum FetchStep {
         steps.append(.finished)
       }
     }
-    if let error = outcome.error { steps.append(.failed(error)) }
+    if let error { steps.append(.failed(error)) }
     return steps
+  }
+
+  /// Whether the step has everything it will have: a request step (started,
+  /// redirect) of a running navigation is not complete before its hop is
+  /// known.
+  var isComplete: Bool {
+    switch self {
+    case .started(_, _, let hop), .redirect(_, let hop): hop != nil
+    case .committed, .finished, .failed: true
+    }
   }
 }

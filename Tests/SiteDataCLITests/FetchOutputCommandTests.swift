@@ -157,6 +157,39 @@ import Testing
     #expect(try await requests(logged: key) == 0)
   }
 
+  // MARK: - Verbose as it happens
+
+  @Test func verbosePrintsEachHopWhileTheNextIsStillLoading() async throws {
+    // The final response never ends (the server holds it until the client
+    // closes): the redirect's hop can only be seen if it is printed when it
+    // arrives, not when the fetch ends.
+    let stalled = server.origin("http", "a.test") + "/stall?n=4"
+    let process = Process()
+    process.executableURL = try SiteDataProcess.binary()
+    process.arguments =
+      ["fetch", "--ephemeral", "-v", "--timeout", "120", redirect(to: stalled)] + resolve
+    process.environment = sandbox.environment()
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    var text = ""
+    var ended = false
+    while !text.contains("* redirect 302 Found, Location: \(stalled)\n") {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty {  // the process ended: nothing was printed before
+        ended = true
+        break
+      }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    #expect(!ended, "\(text)")
+    #expect(text.hasPrefix("* started\n  > GET \(redirect(to: stalled))\n"), "\(text)")
+    #expect(text.contains("  < HTTP/1.1 302 Found\n"))
+    #expect(!text.contains("* committed"))
+  }
+
   // MARK: - Limits, trust and usage
 
   @Test func aBodyOverTheLimitFails() async throws {

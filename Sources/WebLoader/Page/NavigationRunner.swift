@@ -65,7 +65,7 @@ final class NavigationRunner {
     try await decide(
       WebPage.NavigationAction(
         request: request, navigationType: type, isRedirect: false, redirectedFrom: nil,
-        navigationID: channel.id))
+        redirectHop: nil, navigationID: channel.id))
     try emit(.startedProvisionalNavigation, progress: 0.1)
     let main = try await fetchMainResource(request)
     try livePage().estimatedProgress = 0.5
@@ -329,7 +329,7 @@ final class NavigationRunner {
     next.httpMethod = method
     let action = WebPage.NavigationAction(
       request: next, navigationType: type, isRedirect: true,
-      redirectedFrom: base.map { ($0, hop.status) }, navigationID: channel.id)
+      redirectedFrom: base.map { ($0, hop.status) }, redirectHop: hop, navigationID: channel.id)
     do {
       guard try await decide(action) == .allow else { return .stop }
       redirectsFollowed += 1

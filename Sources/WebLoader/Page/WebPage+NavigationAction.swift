@@ -25,6 +25,10 @@ extension WebPage {
     public let isRedirect: Bool
     /// For a redirect, the URL that redirected, and its status code.
     public let redirectedFrom: (url: URL, statusCode: Int)?
+    /// For a redirect, the loader's record of the request that was
+    /// redirected and its response: the cookies it carried, each
+    /// `Set-Cookie` and what the store did with it, as they happen.
+    public let redirectHop: LoadHop?
     /// The navigation this action belongs to.
     public let navigationID: NavigationID
   }
