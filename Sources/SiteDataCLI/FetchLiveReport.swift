@@ -36,9 +36,11 @@ import WebsiteData
     printCompleteSteps()
   }
 
-  /// The navigation ended with `outcome`: what is not printed yet.
+  /// The navigation ended with `outcome`: what is not printed yet, each
+  /// subresource's hops before `* finished`.
   func finish(_ outcome: FetchOutcome) {
-    write(lines(FetchStep.steps(of: outcome), final: true))
+    let subresources = (outcome.page?.subresources ?? []).flatMap(FetchStep.lines(subresource:))
+    write(lines(FetchStep.steps(of: outcome), final: true, beforeFinished: subresources))
   }
 
   /// Prints what is known of the events before the commit (the commit and
@@ -52,10 +54,11 @@ import WebsiteData
 
   /// The lines of `steps` not printed yet: whole steps, and the event line
   /// of an incomplete one (with `final`, every step is printed whole).
-  private func lines(_ steps: [FetchStep], final: Bool) -> String {
+  private func lines(_ steps: [FetchStep], final: Bool, beforeFinished: [String] = []) -> String {
     var lines: [String] = []
     while printed < steps.count {
       let step = steps[printed]
+      if case .finished = step { lines += beforeFinished }
       if !eventPrinted { lines += step.eventLines }
       guard final || step.isComplete else {
         eventPrinted = true

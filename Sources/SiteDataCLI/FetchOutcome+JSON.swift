@@ -12,7 +12,8 @@ extension FetchOutcome {
   ///      "stoppedAt",                             // the URL --stop-at kept from
   ///                                               // being requested, or null
   ///      "events": [step],                        // see ``FetchStep/json``
-  ///      "subresources": [{"url", "kind", "status", "error"}],
+  ///      "subresources": [{"url", "kind", "documentURL", "status", "error",
+  ///                        "hops": [hop]}],         // each with its cookies
   ///      "error": null | {"code", "message", "curlCode"}}
   ///
   /// `url`, `status` and `title` are `null` when nothing was committed.
@@ -55,8 +56,10 @@ extension FetchOutcome {
     return .object([
       ("url", .string(load.subresource.url.absoluteString)),
       ("kind", .string(load.subresource.kind.rawValue)),
+      ("documentURL", .string(load.documentURL.absoluteString)),
       ("status", .integer(load.response?.statusCode)),
       ("error", .string(error)),
+      ("hops", .array((load.response?.hops ?? []).map(FetchStep.json(hop:)))),
     ])
   }
 }
@@ -94,7 +97,7 @@ extension FetchStep {
   /// `cookie` (the Cookie header sent, or null), `cookiesSent` (the cookies,
   /// every field), `status`, `reason`, `httpVersion`, `location`, and
   /// `setCookies`: `[{"line", "accepted", "cookie", "reasons"}]`.
-  private static func json(hop: LoadHop) -> JSONValue {
+  static func json(hop: LoadHop) -> JSONValue {
     .object([
       ("method", .string(hop.method)),
       ("url", .string(hop.url.serialized)),

@@ -35,6 +35,26 @@ extension FetchStep {
     }
   }
 
+  /// What `-v` prints for one subresource the page loaded: `* subresource
+  /// KIND URL`, then each of its hops (request, Cookie header, response,
+  /// each Set-Cookie and what the store did with it), or why it failed.
+  static func lines(subresource load: WebPage.SubresourceLoad) -> [String] {
+    var lines = [
+      "* subresource \(load.subresource.kind.rawValue) \(load.subresource.url.absoluteString)"
+    ]
+    switch load.result {
+    case .success(let response):
+      for hop in response.hops {
+        lines += Self.lines(request: hop, method: hop.method, url: hop.url.serialized)
+      }
+    case .failure(let error as LoadError):
+      lines.append("  ! failed: \(error.description)")
+    case .failure:
+      lines.append("  ! failed: the subresource could not be loaded")
+    }
+    return lines
+  }
+
   /// `> METHOD URL`, `> Cookie: …`, then the response of `hop`.
   private static func lines(request hop: LoadHop?, method: String, url: String) -> [String] {
     guard let hop else {

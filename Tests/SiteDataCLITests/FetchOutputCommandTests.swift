@@ -143,8 +143,8 @@ import Testing
 
   @Test func stopAtNeverRequestsALoopbackCallback() async throws {
     let key = "stop-at-\(UUID().uuidString)"
-    let callback = page([], type: "text/plain", key: key, host: "b.test")
-    let prefix = server.origin("http", "b.test") + "/page"
+    let callback = page([], type: "text/plain", key: key, host: "c.test")
+    let prefix = server.origin("http", "c.test") + "/page"
     let json = try FetchOutputDocument(
       try await fetch(["--json", "--stop-at", prefix, redirect(to: callback)]))
     #expect(json.stoppedAt == callback)
@@ -188,6 +188,54 @@ import Testing
     #expect(text.hasPrefix("* started\n  > GET \(redirect(to: stalled))\n"), "\(text)")
     #expect(text.contains("  < HTTP/1.1 302 Found\n"))
     #expect(!text.contains("* committed"))
+  }
+
+  // MARK: - Subresources in detail
+
+  /// A page on a.test with one image on b.example setting `cookies` (https,
+  /// so that SameSite=None; Secure cookies may be set).
+  func pageWithImage(setting cookies: [String]) -> String {
+    let image =
+      server.origin("https", "b.example") + "/page?ct=image%2Fpng"
+      + cookies.map { "&c=" + $0.queryEncoded }.joined()
+    return server.origin("https", "a.test") + "/page?html="
+      + "<title>Embeds</title><img src=\"\(image)\">".queryEncoded
+  }
+
+  @Test func verboseShowsEverySubresourceWithItsCookieDecisions() async throws {
+    let page = pageWithImage(setting: [
+      "chip=1; SameSite=None; Secure; Partitioned", "lax=1; SameSite=Lax",
+    ])
+    let outcome = try await fetch(["-v", "--subresources", page])
+    #expect(outcome.status == 0, "\(outcome)")
+    let text = outcome.stdout
+    let subresource = try #require(text.range(of: "* subresource image https://b.example:"))
+    let finished = try #require(text.range(of: "* finished\n"))
+    #expect(subresource.lowerBound < finished.lowerBound)
+    let lines = text[subresource.lowerBound..<finished.lowerBound]
+    #expect(lines.contains("  > Cookie: (none)\n"), "\(lines)")
+    #expect(
+      lines.contains(
+        "  < Set-Cookie: chip=1; SameSite=None; Secure; Partitioned\n      accepted 'chip'"))
+    #expect(lines.contains("  < Set-Cookie: lax=1; SameSite=Lax\n      rejected"))
+  }
+
+  @Test func jsonListsEverySubresourceHopWithItsCookies() async throws {
+    let page = pageWithImage(setting: [
+      "chip=1; SameSite=None; Secure; Partitioned", "lax=1; SameSite=Lax",
+    ])
+    let outcome = try await fetch(["--json", "--subresources", page])
+    #expect(outcome.status == 0, "\(outcome)")
+    let document =
+      try JSONSerialization.jsonObject(with: Data(outcome.stdoutBytes)) as? [String: Any]
+    let subresources = try #require(document?["subresources"] as? [[String: Any]])
+    #expect(subresources.count == 1)
+    #expect(subresources.first?["documentURL"] as? String == page)
+    let hops = try #require(subresources.first?["hops"] as? [[String: Any]])
+    let setCookies = try #require(hops.first?["setCookies"] as? [[String: Any]])
+    #expect(setCookies.map { $0["accepted"] as? Bool } == [true, false])
+    let reasons = try #require(setCookies.last?["reasons"] as? [[String: Any]])
+    #expect(reasons.first?["code"] as? String == "samesite-lax", "\(reasons)")
   }
 
   // MARK: - Limits, trust and usage
