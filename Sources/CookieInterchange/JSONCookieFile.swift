@@ -96,10 +96,18 @@ public enum JSONCookieFile {
     try await OffPool.run { () throws(WebsiteDataStoreError) in try readNow(bytes, now: now) }
   }
 
+  /// The largest document read, in bytes (256 MiB, about a million
+  /// cookies): a larger one is refused before it is parsed, and
+  /// `sitedata cookies import` stops reading there.
+  public static let maximumDocumentSize = 256 << 20
+
   /// ``read(_:now:)`` on the calling thread.
   private static func readNow(_ bytes: [UInt8], now: Date) throws(WebsiteDataStoreError)
     -> CookieImportResult
   {
+    guard bytes.count <= maximumDocumentSize else {
+      throw WebsiteDataStoreError(.corrupt, "the document is larger than 256 MiB")
+    }
     let root: JSONValue
     do {
       root = try JSONValue.parse(bytes)

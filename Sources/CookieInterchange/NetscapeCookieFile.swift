@@ -46,6 +46,17 @@ public enum NetscapeCookieFile {
     await OffPool.run { readNow(bytes, now: now) }
   }
 
+  /// The longest line read, in bytes (1 MiB): a cookie's name and value
+  /// together are at most 4096 bytes (RFC 6265bis §5.6), so a longer line
+  /// is not a cookie, and a file that is one endless line (`/dev/zero`) is
+  /// refused while it is read (``maximumFileSize`` bounds the rest).
+  public static let maximumLineLength = 1 << 20
+
+  /// The largest file a reader of untrusted input should take, in bytes
+  /// (1 GiB: ten million cookies of 100 bytes). `sitedata cookies import`
+  /// stops reading there, so that an endless stdin ends with an error.
+  public static let maximumFileSize = 1 << 30
+
   /// ``read(_:now:)`` on the calling thread.
   private static func readNow(_ bytes: [UInt8], now: Date) -> CookieImportResult {
     var result = CookieImportResult()
@@ -53,6 +64,11 @@ public enum NetscapeCookieFile {
     for (index, rawLine) in lines.enumerated() {
       var line = rawLine
       if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+      guard line.count <= maximumLineLength else {
+        result.issues.append(
+          CookieImportIssue(location: "line \(index + 1)", reason: "the line is longer than 1 MiB"))
+        continue
+      }
       switch readLine(line, now: now) {
       case .none: continue
       case .cookie(let cookie): result.append(cookie, at: "line \(index + 1)")

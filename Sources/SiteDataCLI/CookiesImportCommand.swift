@@ -81,9 +81,15 @@ enum CookiesImportCommand: Command {
     let read: CookieImportResult
     switch format {
     case .netscape:
-      read = await NetscapeCookieFile.read(try InputFile.readAll(path), now: Date())
+      let limits = InputFile.Limits(
+        bytes: NetscapeCookieFile.maximumFileSize,
+        lineBytes: NetscapeCookieFile.maximumLineLength, kind: "a cookies.txt")
+      read = await NetscapeCookieFile.read(try InputFile.readAll(path, limits: limits), now: Date())
     case .json:
-      let bytes = try InputFile.readAll(path)
+      let bytes = try InputFile.readAll(
+        path,
+        limits: InputFile.Limits(
+          bytes: JSONCookieFile.maximumDocumentSize, lineBytes: nil, kind: "a JSON cookie file"))
       do {
         read = try await JSONCookieFile.read(bytes, now: Date())
       } catch {

@@ -97,7 +97,11 @@ enum ReplayCommand: Command {
       configuration.thirdPartyPolicy = policy
     }
 
-    let bytes = try InputFile.readAll(path)
+    let bytes = try InputFile.readAll(
+      path,
+      limits: InputFile.Limits(
+        bytes: ReplayScript.maximumSize, lineBytes: ReplayScript.maximumLineLength,
+        kind: "a replay script"))
     let scriptName = InputFile.displayName(path)
     let clock = ManualStoreClock(ReplayTime.initialTime)
     let store = WebsiteDataStore.nonPersistent(configuration: configuration, clock: clock)

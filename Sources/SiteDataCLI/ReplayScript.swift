@@ -23,6 +23,11 @@ import WebsiteData
 /// (`ftp:`, `file:`, `data:`, `blob:`...) is a request without a Cookie
 /// header and a response whose `Set-Cookie` lines store nothing.
 struct ReplayScript: Sendable {
+  /// The largest script read, in bytes (64 MiB).
+  static let maximumSize = 64 << 20
+  /// The longest line, in bytes (1 MiB, as a cookies.txt line).
+  static let maximumLineLength = 1 << 20
+
   /// What a directive does.
   enum Directive: Sendable {
     /// `now`: set the clock.

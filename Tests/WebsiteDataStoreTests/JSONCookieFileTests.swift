@@ -43,6 +43,13 @@ import Testing
     #expect(JSONCookieFile.write(result.cookies) == text)
   }
 
+  @Test func aDocumentOverTheLimitIsRefusedUnparsed() async throws {
+    let bytes = [UInt8](repeating: 0x20, count: JSONCookieFile.maximumDocumentSize + 1)
+    await #expect(throws: WebsiteDataStoreError(.corrupt, "the document is larger than 256 MiB")) {
+      try await JSONCookieFile.read(bytes, now: Self.now)
+    }
+  }
+
   @Test func theSchemaIsStable() {
     let text = JSONCookieFile.write([Self.full])
     #expect(

@@ -41,6 +41,16 @@ import Testing
     #expect(a.expiresAt == Date(timeIntervalSince1970: 1_800_000_000))
   }
 
+  @Test func aLineOverTheLimitIsAnIssueAndTheRestIsRead() async throws {
+    let long = String(repeating: "v", count: NetscapeCookieFile.maximumLineLength)
+    let text =
+      "www.example.com\tFALSE\t/\tFALSE\t0\tlong\t\(long)\n"
+      + "www.example.com\tFALSE\t/\tFALSE\t0\tok\t1\n"
+    let result = await Self.read(text)
+    #expect(result.cookies.map(\.name) == ["ok"])
+    #expect(result.issues.map(\.description) == ["line 1: the line is longer than 1 MiB"])
+  }
+
   @Test func toleratesCRLFVariantsAndBlankLines() async throws {
     let text =
       "# Netscape HTTP Cookie File\r\n\r\n   \r\n"
