@@ -35,6 +35,14 @@ public struct CookieImportResult: Sendable {
     cookies.append(cookie)
     locations.append(location)
   }
+
+  /// The result with only the cookies `filter` matches (each with its
+  /// location), and every issue.
+  public func filtered(by filter: CookieFilter) -> CookieImportResult {
+    let kept = cookies.indices.filter { filter.matches(cookies[$0]) }
+    return CookieImportResult(
+      cookies: kept.map { cookies[$0] }, locations: kept.map { locations[$0] }, issues: issues)
+  }
 }
 
 /// One line or row of a cookie file that could not be read. Its description

@@ -43,7 +43,10 @@ enum BrowserCookieDatabases {
   ///     of the keyring).
   ///   - container: a Firefox container (`userContextId`); `nil`: the default
   ///     jar (0).
-  /// - Throws: a failure naming the file and the reason (never a value).
+  /// - Throws: malformed input when the file is not such a database (or is
+  ///   damaged, or newer than the reader knows), a failure for anything
+  ///   else (a missing file, a wrong password); each names the file and the
+  ///   reason, never a value.
   static func read(
     _ format: CookieFileFormat, path: String, password: String?, container: Int?
   ) async throws(CLIError) -> CookieImportResult {
@@ -54,6 +57,10 @@ enum BrowserCookieDatabases {
       default:
         return try await FirefoxCookieDatabase.read(contentsOf: path, userContextID: container)
       }
+    } catch let error as WebsiteDataStoreError
+      where error.code == .corrupt || error.code == .newerSchema
+    {
+      throw .malformedInput("\(path): \(error)")
     } catch {
       throw .failure("\(path): \(error)")
     }

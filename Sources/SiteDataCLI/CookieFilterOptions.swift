@@ -11,7 +11,8 @@ enum CookieFilterOptions {
 
   /// The OPTIONS lines for help texts.
   static let help = """
-      --domain <domain>       Only cookies of this domain and its subdomains.
+      --domain <domain>       Only cookies of this domain and its subdomains (an
+                              internationalized name in either form).
       --name <name>           Only cookies with exactly this name.
       --path <path>           Only cookies with exactly this path.
       --partition <site>      Only cookies partitioned under this top-level site
@@ -44,9 +45,10 @@ enum CookieFilterOptions {
         }
       }
     }
+    let facts = store.httpCookieStore.domainFacts
     return CookieFilter(
-      domain: parsed.values["domain"], name: parsed.values["name"], path: parsed.values["path"],
-      partition: partition)
+      domain: parsed.values["domain"].map { facts.asciiDomain($0) ?? $0 },
+      name: parsed.values["name"], path: parsed.values["path"], partition: partition)
   }
 
   /// The cookies that the options and `--include-expired` select in the

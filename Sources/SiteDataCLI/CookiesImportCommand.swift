@@ -8,8 +8,9 @@ enum CookiesImportCommand: Command {
   static let fullName = "cookies import"
   static let abstract = "Import cookies from a cookies.txt, JSON or browser file."
   static let usage =
-    "sitedata cookies import <file> --format netscape|json|chromium|firefox"
-    + " [--password-stdin] [--container <id>] [<store options>] [--ephemeral]"
+    "sitedata cookies import <file> [--format netscape|json|chromium|firefox]"
+    + " [--domain <domain>] [--password-stdin] [--container <id>] [<store options>]"
+    + " [--ephemeral]"
 
   /// The environment variable with Chromium's v11 password.
   static let chromiumPasswordVariable = "SITEDATA_CHROMIUM_PASSWORD"
@@ -17,13 +18,20 @@ enum CookiesImportCommand: Command {
   static var discussion: String {
     """
     ARGUMENTS:
-      <file>                  The file; '-' reads netscape or json from stdin.
+      <file>                  The file; '-' reads netscape or json from stdin; a
+                              browser profile folder reads its Cookies (Chromium)
+                              or cookies.sqlite (Firefox).
 
     OPTIONS:
       --format <format>       netscape: a cookies.txt as curl (-c), wget and yt-dlp
                               write it; json: a 'cookies export --format json'
                               file; chromium: a Chromium profile's Cookies
                               database; firefox: a Firefox cookies.sqlite.
+                              Default: told from the content (an SQLite database
+                              by its tables, JSON by its '{', else netscape).
+      --domain <domain>       Import only the cookies of this domain and its
+                              subdomains (an internationalized name is taken in
+                              either form).
       --password-stdin        chromium: read the password of v11 values from stdin
                               (or set \(chromiumPasswordVariable)).
       --container <id>        firefox: import this container's cookies (its
@@ -52,22 +60,34 @@ enum CookiesImportCommand: Command {
     let parsed = try Arguments(
       arguments,
       options: StoreOptions.options(ephemeral: true) + [
-        .value("format"), .flag("password-stdin"), .value("container"),
+        .value("format"), .flag("password-stdin"), .value("container"), .value("domain"),
       ], of: Self.self)
-    let path = try parsed.positionals(["<file>"], of: Self.self)[0]
-    guard let formatName = parsed.values["format"] else {
-      throw .usage("Missing option '--format' (netscape, json, chromium or firefox)", of: Self.self)
+    var path = try parsed.positionals(["<file>"], of: Self.self)[0]
+    let given = try parsed.values["format"].map { name throws(CLIError) in
+      try CookieFileFormat.parse(name, allowed: CookieFileFormat.allCases, of: Self.self)
     }
-    let format = try CookieFileFormat.parse(
-      formatName, allowed: CookieFileFormat.allCases, of: Self.self)
+    if path != "-", isFolder(path) {
+      guard let database = CookieFileFormat.databaseInProfile(path) else {
+        throw .failure(
+          "\(path) is a folder without a browser cookie database"
+            + " (Cookies, Network/Cookies or cookies.sqlite)")
+      }
+      path = database
+    }
     let options = try await StoreOptions(parsed, of: Self.self)
-    let container = try containerOption(parsed, format: format)
     let passwordFromStdin = parsed.flags.contains("password-stdin")
-    if passwordFromStdin && format != .chromium {
-      throw .usage("--password-stdin is for --format chromium", of: Self.self)
+    if let given {
+      // Checked before any file is read (and again once a format is told).
+      try checkBrowserOptions(parsed, format: given)
     }
-    if path == "-" && format.isBrowserDatabase {
-      throw .usage("a \(format.rawValue) database is read from a file, not stdin", of: Self.self)
+    if path == "-" && given?.isBrowserDatabase == true {
+      throw .usage(
+        "a \(given?.rawValue ?? "") database is read from a file, not stdin", of: Self.self)
+    }
+    if path == "-" && (passwordFromStdin || parsed.values["container"] != nil) {
+      throw .usage(
+        "--password-stdin and --container are for browser databases, which are read from a file",
+        of: Self.self)
     }
     if path == "-" && options.passphraseFromStdin {
       throw .usage("the file and the passphrase cannot both come from stdin", of: Self.self)
@@ -76,20 +96,38 @@ enum CookiesImportCommand: Command {
       throw .usage(
         "--password-stdin and --passphrase-stdin cannot both read stdin", of: Self.self)
     }
-
     let displayName = InputFile.displayName(path)
-    let read: CookieImportResult
-    switch format {
+    // The format: given, or told from the content (a file's first page, or
+    // stdin's first bytes as it is read).
+    var format = given
+    if format == nil && path != "-" {
+      format = CookieFileFormat.detect(firstBytes: CookieFileFormat.firstPage(of: path))
+      guard format != nil else {
+        throw .malformedInput(
+          "\(displayName): an SQLite database, but not a Chromium or Firefox cookie database")
+      }
+    }
+    var bytes: [UInt8] = []
+    if format == nil || format?.isBrowserDatabase == false {
+      bytes = try InputFile.readAll(path) { first throws(CLIError) in
+        if format == nil { format = CookieFileFormat.detect(firstBytes: first) }
+        guard format?.isBrowserDatabase == false else {
+          throw .usage("a browser database is read from a file, not stdin", of: Self.self)
+        }
+        return format == .json ? jsonLimits : netscapeLimits
+      }
+    }
+    let resolved = format ?? .netscape
+    let container = try checkBrowserOptions(parsed, format: resolved)
+    var read: CookieImportResult
+    switch resolved {
     case .netscape:
-      let limits = InputFile.Limits(
-        bytes: NetscapeCookieFile.maximumFileSize,
-        lineBytes: NetscapeCookieFile.maximumLineLength, kind: "a cookies.txt")
-      read = await NetscapeCookieFile.read(try InputFile.readAll(path, limits: limits), now: Date())
+      read = await NetscapeCookieFile.read(bytes, now: Date())
+      if read.cookies.isEmpty && !read.issues.isEmpty {
+        throw .malformedInput(
+          "\(displayName): not a cookies.txt: no line could be read (\(read.issues[0]))")
+      }
     case .json:
-      let bytes = try InputFile.readAll(
-        path,
-        limits: InputFile.Limits(
-          bytes: JSONCookieFile.maximumDocumentSize, lineBytes: nil, kind: "a JSON cookie file"))
       do {
         read = try await JSONCookieFile.read(bytes, now: Date())
       } catch {
@@ -101,9 +139,13 @@ enum CookiesImportCommand: Command {
         password = try readPassword()
       }
       read = try await BrowserCookieDatabases.read(
-        format, path: path, password: password, container: container)
+        resolved, path: path, password: password, container: container)
     }
-    if format == .firefox {
+    if let domain = parsed.values["domain"] {
+      read = read.filtered(
+        by: CookieFilter(domain: PublicSuffixDomainFacts.shared.asciiDomain(domain) ?? domain))
+    }
+    if resolved == .firefox {
       let others = await BrowserCookieDatabases.otherFirefoxContainers(path, container: container)
       if !others.isEmpty {
         let list = others.map(String.init).joined(separator: ", ")
@@ -136,6 +178,33 @@ enum CookiesImportCommand: Command {
       "imported \(imported), skipped \(read.issues.count) (unreadable),"
         + " rejected \(rejected) (refused by the store)\n")
     return read.issues.isEmpty && rejected == 0 ? .success : .failure
+  }
+
+  /// What a cookies.txt may be: 1 GiB, lines of 1 MiB.
+  private static let netscapeLimits = InputFile.Limits(
+    bytes: NetscapeCookieFile.maximumFileSize, lineBytes: NetscapeCookieFile.maximumLineLength,
+    kind: "a cookies.txt")
+  /// What a JSON cookie file may be: 256 MiB.
+  private static let jsonLimits = InputFile.Limits(
+    bytes: JSONCookieFile.maximumDocumentSize, lineBytes: nil, kind: "a JSON cookie file")
+
+  /// Whether `path` is a folder (a browser profile).
+  private static func isFolder(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+      && isDirectory.boolValue
+  }
+
+  /// Checks `--password-stdin` and `--container` against `format`; returns
+  /// the container.
+  @discardableResult
+  private static func checkBrowserOptions(_ parsed: Arguments, format: CookieFileFormat)
+    throws(CLIError) -> Int?
+  {
+    if parsed.flags.contains("password-stdin") && format != .chromium {
+      throw .usage("--password-stdin is for --format chromium", of: Self.self)
+    }
+    return try containerOption(parsed, format: format)
   }
 
   private static func containerOption(_ parsed: Arguments, format: CookieFileFormat)

@@ -29,6 +29,14 @@ enum InputFile {
   ///   reason (`No such file or directory`); ``CLIError/Code/malformedInput``
   ///   for an input past its limits.
   static func readAll(_ path: String, limits: Limits) throws(CLIError) -> [UInt8] {
+    try readAll(path) { _ throws(CLIError) in limits }
+  }
+
+  /// ``readAll(_:limits:)`` with the limits of what the first bytes read
+  /// show the input to be (`limitsFor` sees them once, before they count).
+  static func readAll(
+    _ path: String, limitsFor: (_ firstBytes: ArraySlice<UInt8>) throws(CLIError) -> Limits
+  ) throws(CLIError) -> [UInt8] {
     let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw failure(path, errno) }
     defer { if descriptor != STDIN_FILENO { close(descriptor) } }
@@ -36,13 +44,15 @@ enum InputFile {
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     var line = 1
     var lineLength = 0
+    var limits: Limits?
     while true {
       let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count == 0 { return bytes }
       if count < 0 {
         if errno == EINTR { continue }
         throw failure(path, errno)
       }
+      if limits == nil { limits = try limitsFor(chunk[..<count]) }
+      guard let limits, count > 0 else { return bytes }
       guard bytes.count + count <= limits.bytes else {
         throw .malformedInput(
           "\(displayName(path)): larger than \(size(limits.bytes)), more than \(limits.kind) may be"

@@ -84,6 +84,33 @@ import Testing
       expected: try Self.expected("chromium"))
   }
 
+  @Test(arguments: ["chromium", "firefox"])
+  func theFormatIsToldFromTheDatabaseAndAProfileFolderIsRead(browser: String) async throws {
+    let file = browser == "chromium" ? "/chromium/Cookies" : "/firefox/cookies.sqlite"
+    try await check([Self.fixtures + file], expected: try Self.expected(browser))
+    try await check([Self.fixtures + "/" + browser], expected: try Self.expected(browser))
+  }
+
+  @Test func anSQLiteDatabaseOfAnotherKindIsRefusedUntouched() async throws {
+    let sandbox = try CLISandbox()
+    try await sandbox.succeed(["cookies", "set", "https://a.test/", "x=1"])
+    let store = sandbox.defaultStore
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let outcome = try await sandbox.run(["cookies", "import", "--ephemeral", store])
+    #expect(outcome.status == 2, "\(outcome)")
+    #expect(
+      outcome.stderr
+        == "Error: \(store): an SQLite database, but not a Chromium or Firefox cookie database\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+  }
+
+  @Test func aFolderWithoutADatabaseFails() async throws {
+    let sandbox = try CLISandbox()
+    let outcome = try await sandbox.run(["cookies", "import", sandbox.root])
+    #expect(outcome.status == 1, "\(outcome)")
+    #expect(outcome.stderr.contains("is a folder without a browser cookie database"))
+  }
+
   @Test func chromiumWithAPasswordFromStdinOrTheEnvironment() async throws {
     // The fixture's values are v10 (no keyring): the password is read and
     // handed over, and unused.
@@ -121,7 +148,7 @@ import Testing
     let sandbox = try CLISandbox()
     let garbage = try sandbox.write(String(repeating: "not a database ", count: 100), to: "Cookies")
     let damaged = try await sandbox.run(["cookies", "import", garbage, "--format", format])
-    #expect(damaged.status == 1, "\(damaged)")
+    #expect(damaged.status == 2, "\(damaged)")
     #expect(damaged.stderr.hasPrefix("Error: \(garbage): "))
     #expect(damaged.stdout.isEmpty)
     let missing = try await sandbox.run([

@@ -103,7 +103,7 @@ import Testing
   }
 
   @Test(arguments: [
-    (["cookies", "import", "x.txt"], "Missing option '--format'"),
+    (["cookies", "import", "-", "--password-stdin"], "are for browser databases"),
     (["cookies", "import", "x.txt", "--format", "csv"], "Unknown format 'csv'"),
     (["cookies", "import", "-", "--format", "chromium"], "read from a file, not stdin"),
     (
