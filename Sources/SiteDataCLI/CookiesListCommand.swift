@@ -9,13 +9,17 @@ enum CookiesListCommand: Command {
   static let abstract = "List the cookies of a store (with their values)."
   static let usage =
     "sitedata cookies list [--domain <domain>] [--name <name>] [--path <path>]"
-    + " [--partition <site>] [--include-expired] [--json] [<store options>]"
+    + " [--partition <site>] [--include-expired] [--sort domain|name|expiry] [--json]"
+    + " [<store options>]"
 
   static var discussion: String {
     """
     OPTIONS:
     \(CookieFilterOptions.help)
       --include-expired       Also list expired cookies the store still holds.
+      --sort <key>            domain (the default: by domain, then path and
+                              name), name (then domain and path), or expiry
+                              (the soonest first, session cookies last).
       --json                  Print the JSON cookie document (every field; the
                               format of 'cookies export --format json').
     \(StoreOptions.optionsHelp())
@@ -35,12 +39,17 @@ enum CookiesListCommand: Command {
     let parsed = try Arguments(
       arguments,
       options: StoreOptions.options() + CookieFilterOptions.options + [
-        .flag("include-expired"), .flag("json"),
+        .flag("include-expired"), .flag("json"), .value("sort"),
       ], of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
+    let order = parsed.values["sort"] ?? "domain"
+    guard let precedes = sortOrders[order] else {
+      throw .usage("--sort takes domain, name or expiry, not '\(order)'", of: Self.self)
+    }
     let options = try await StoreOptions(parsed, of: Self.self)
     let shown = try await CookieFilterOptions.selectedCookies(
-      parsed, options: options, of: Self.self)
+      parsed, options: options, of: Self.self
+    ).sorted(by: precedes)
     if parsed.flags.contains("json") {
       Console.out(JSONCookieFile.write(shown))
     } else if shown.isEmpty {
@@ -50,6 +59,20 @@ enum CookiesListCommand: Command {
     }
     return .success
   }
+
+  /// The orders `--sort` names: whether the first cookie is listed before
+  /// the second.
+  static let sortOrders: [String: @Sendable (Cookie, Cookie) -> Bool] = [
+    "domain": { ($0.domain, $0.path, $0.name) < ($1.domain, $1.path, $1.name) },
+    "name": { ($0.name, $0.domain, $0.path) < ($1.name, $1.domain, $1.path) },
+    "expiry": { lhs, rhs in
+      let (left, right) = (
+        lhs.expiresAt?.timeIntervalSince1970 ?? .infinity,
+        rhs.expiresAt?.timeIntervalSince1970 ?? .infinity
+      )
+      return left != right ? left < right : (lhs.domain, lhs.name) < (rhs.domain, rhs.name)
+    },
+  ]
 
   /// The table, its VALUE column as wide as the terminal allows (32
   /// characters when stdout is not a terminal).

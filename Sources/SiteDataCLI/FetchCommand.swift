@@ -121,7 +121,8 @@ enum FetchCommand: Command {
     if let stoppedAt = outcome.stoppedAt { rows.append(("stopped at", stoppedAt.absoluteString)) }
     let width = rows.map(\.0.count).max() ?? 0
     return rows.map { name, value in
-      name + ":" + String(repeating: " ", count: width - name.count + 2) + value + "\n"
+      name + ":" + String(repeating: " ", count: width - name.count + 2) + Table.escaped(value)
+        + "\n"
     }.joined()
   }
 

@@ -68,6 +68,7 @@ import WebsiteData
       printed += 1
       eventPrinted = false
     }
-    return lines.map { $0 + "\n" }.joined()
+    // What servers sent (header fields, URLs) cannot drive the terminal.
+    return lines.map { Table.escaped($0) + "\n" }.joined()
   }
 }

@@ -66,7 +66,9 @@ extension FetchStep {
     lines.append("  < \(hop.httpVersion) \(status(hop))")
     for (line, result) in setCookies(of: hop) {
       lines.append("  < Set-Cookie: \(line)")
-      let identity = result.cookie.map { " " + CookieText.identity($0) } ?? ""
+      let identity =
+        result.cookie.map { " " + CookieText.identity($0) }
+        ?? cookieName(ofLine: line).map { " '\($0)'" } ?? ""
       if result.isAccepted {
         lines.append("      accepted\(identity)")
       } else {
@@ -77,6 +79,17 @@ extension FetchStep {
       lines.append("      ! the store could not save this response's cookies: \(error)")
     }
     return lines
+  }
+
+  /// The name a `Set-Cookie` line gives, for a line the store could not
+  /// make a cookie of (RFC 6265bis §5.6 steps 3-5: the name-value pair up
+  /// to the first `;`, the name before its first `=`, trimmed); `nil` when
+  /// the pair has no `=`.
+  static func cookieName(ofLine line: String) -> String? {
+    let pair =
+      line.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    guard let equals = pair.firstIndex(of: "=") else { return nil }
+    return pair[..<equals].trimmingCharacters(in: .init(charactersIn: " \t"))
   }
 
   /// The Cookie header the hop's request carried, `nil` for none.

@@ -24,6 +24,7 @@ enum HelpCommand: Command {
     cookies; replay cookie scenarios.
 
     USAGE: \(SiteData.usage)
+           sitedata --version
 
     COMMANDS:
     \(list(SiteData.commands, indent: 2))

@@ -1,3 +1,5 @@
+import WebsiteData
+
 /// The `sitedata` tool: the command table and the dispatch of a command line
 /// to one command.
 enum SiteData {
@@ -12,6 +14,15 @@ enum SiteData {
 
   /// The top-level synopsis.
   static let usage = "sitedata <command> [<arguments>]"
+
+  /// This release of `sitedata` (and of the WebsiteData package).
+  static let version = "0.1.0"
+
+  /// What `sitedata --version` prints: the version, then the C libraries
+  /// loaded, with theirs.
+  static var versionText: String {
+    "sitedata \(version)\n" + LinkedLibraries.versions.joined(separator: ", ") + "\n"
+  }
 
   /// The command named `name`.
   static func command(named name: String) -> (any Command.Type)? {
@@ -38,6 +49,11 @@ enum SiteData {
     }
     if first == "--help" || first == "-h" {
       Console.out(HelpCommand.topLevelHelp)
+      return .success
+    }
+    if first == "--version" {
+      guard arguments.count == 1 else { throw .usage("--version takes no arguments") }
+      Console.out(versionText)
       return .success
     }
     guard let named = command(named: first) else {

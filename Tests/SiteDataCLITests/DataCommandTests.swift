@@ -111,10 +111,22 @@ import Testing
     let array = try #require(
       try JSONSerialization.jsonObject(with: Data(json.stdoutBytes)) as? [[String: Any]])
     #expect(array.map { $0["name"] as? String } == ["default", "work"])
+    let keys = sandbox.configHome + "/sitedata/keys"
+    let keyFiles = { try FileManager.default.contentsOfDirectory(atPath: keys).sorted() }
+    let before = try keyFiles()
+    #expect(before.contains("work.key"), "\(before)")
     let removed = try await sandbox.succeed(["stores", "remove", "work"])
-    #expect(removed.stdout == "removed the store 'work' (\(root)/work/store.db)\n")
+    #expect(
+      removed.stdout.hasPrefix(
+        "removed the store 'work' (\(root)/work/store.db) and its key file ("),
+      "\(removed)")
+    #expect(removed.stdout.contains("\(keys)/work.key)\n"))
     #expect(!FileManager.default.fileExists(atPath: root + "/work"))
-    #expect(FileManager.default.fileExists(atPath: sandbox.configHome + "/sitedata/keys/work.key"))
+    // Only the work store's key went (the default store's stays).
+    let after = try keyFiles()
+    #expect(!after.contains("work.key"))
+    #expect(after.contains("default.key"), "\(after)")
+    #expect(before.count - after.count == removed.stdout.components(separatedBy: ".key").count - 1)
     let again = try await sandbox.run(["stores", "remove", "work"])
     #expect(again.status == 1)
     #expect(again.stderr == "Error: no store named work\n")

@@ -238,6 +238,35 @@ import Testing
     #expect(reasons.first?["code"] as? String == "samesite-lax", "\(reasons)")
   }
 
+  // MARK: - What servers send cannot drive the terminal
+
+  @Test func controlCharactersFromTheServerAreEscapedInTheReport() async throws {
+    let html = "<title>\u{1B}]0;owned\u{07}Title</title>"
+    let line = "bad\u{1B}[31m=1"
+    let url =
+      server.origin("http", "a.test") + "/page?html=" + html.queryEncoded + "&c="
+      + line.queryEncoded
+    let outcome = try await fetch(["-v", url])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(!outcome.stdout.unicodeScalars.contains("\u{1B}"), "\(outcome.stdout)")
+    #expect(!outcome.stdout.unicodeScalars.contains("\u{07}"))
+    #expect(outcome.stdout.contains("  < Set-Cookie: bad\\e[31m=1\n      rejected 'bad\\e[31m'"))
+    // (The HTML parser has already turned the title's controls into U+FFFD.)
+    #expect(outcome.stdout.hasSuffix("Title\n"), "\(outcome.stdout)")
+  }
+
+  @Test func versionNamesTheToolAndTheLibrariesLoaded() async throws {
+    let outcome = try await sandbox.run(["--version"])
+    #expect(outcome.status == 0)
+    let lines = outcome.stdout.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.first?.hasPrefix("sitedata ") == true)
+    for library in ["libcurl ", "SQLite ", "OpenSSL ", "libpsl "] {
+      #expect(lines.last?.contains(library) == true, "\(outcome.stdout)")
+    }
+    #expect(try await sandbox.run(["--version", "x"]).status == 64)
+  }
+
   // MARK: - Limits, trust and usage
 
   @Test func aBodyOverTheLimitFails() async throws {

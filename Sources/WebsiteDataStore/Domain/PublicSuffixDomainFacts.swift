@@ -582,7 +582,7 @@ extension PublicSuffixDomainFacts {
       })
   }
 
-  static var libraryVersion: String {
+  package static var libraryVersion: String {
     guard let version = psl_get_version() else { return "libpsl" }
     return "libpsl \(String(cString: version))"
   }
