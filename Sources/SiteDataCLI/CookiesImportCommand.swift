@@ -9,7 +9,7 @@ enum CookiesImportCommand: Command {
   static let abstract = "Import cookies from a cookies.txt, JSON or browser file."
   static let usage =
     "sitedata cookies import <file> [--format netscape|json|chromium|firefox]"
-    + " [--domain <domain>] [--password-stdin] [--container <id>] [<store options>]"
+    + " [--domain <domain>] [--quiet] [--password-stdin] [--container <id>] [<store options>]"
     + " [--ephemeral]"
 
   /// The environment variable with Chromium's v11 password.
@@ -29,6 +29,8 @@ enum CookiesImportCommand: Command {
                               database; firefox: a Firefox cookies.sqlite.
                               Default: told from the content (an SQLite database
                               by its tables, JSON by its '{', else netscape).
+      -q, --quiet             No progress line on stderr (shown, updated in
+                              place, only when stderr is a terminal).
       --domain <domain>       Import only the cookies of this domain and its
                               subdomains (an internationalized name is taken in
                               either form).
@@ -61,6 +63,7 @@ enum CookiesImportCommand: Command {
       arguments,
       options: StoreOptions.options(ephemeral: true) + [
         .value("format"), .flag("password-stdin"), .value("container"), .value("domain"),
+        .flag("quiet", short: "q"),
       ], of: Self.self)
     var path = try parsed.positionals(["<file>"], of: Self.self)[0]
     let given = try parsed.values["format"].map { name throws(CLIError) in
@@ -160,12 +163,20 @@ enum CookiesImportCommand: Command {
     guard let store = try await options.open(create: true) else {
       throw .failure("cannot open \(options.displayName)")
     }
-    let results: [SetCookieResult]
+    var results: [SetCookieResult] = []
+    let progress = Progress(
+      "importing", total: read.cookies.count, unit: "cookies",
+      quiet: parsed.flags.contains("quiet"))
     do {
-      results = try await store.httpCookieStore.importCookies(read.cookies)
+      for start in stride(from: 0, to: read.cookies.count, by: batchSize) {
+        let batch = read.cookies[start..<min(start + batchSize, read.cookies.count)]
+        results += try await store.httpCookieStore.importCookies(Array(batch))
+        progress.update(results.count)
+      }
     } catch {
       throw StoreErrorText.changeFailed(error, displayName: options.displayName)
     }
+    progress.finish()
     var rejected = 0
     for (index, result) in results.enumerated() where !result.isAccepted {
       rejected += 1
@@ -179,6 +190,10 @@ enum CookiesImportCommand: Command {
         + " rejected \(rejected) (refused by the store)\n")
     return read.issues.isEmpty && rejected == 0 ? .success : .failure
   }
+
+  /// The cookies stored in one transaction: a large import commits (and
+  /// shows its progress) every 50,000.
+  static let batchSize = 50_000
 
   /// What a cookies.txt may be: 1 GiB, lines of 1 MiB.
   private static let netscapeLimits = InputFile.Limits(
