@@ -9,6 +9,7 @@ enum SiteData {
       HelpCommand.self, FetchCommand.self, CookiesCommand.self, RecordsCommand.self,
       RemoveCommand.self,
       KeyCommand.self, StoresCommand.self, StoreCommand.self, ReplayCommand.self,
+      CompletionsCommand.self,
     ]
   }
 
