@@ -183,14 +183,39 @@ public enum NetscapeCookieFile {
     public var omitted: [Omission]
   }
 
-  /// Writes `cookies`, in the order given. Partitioned cookies, and cookies
-  /// with a TAB, CR or LF in a field, are left out (``Output/omitted``).
-  /// Expired cookies are written like others: filter them first.
-  public static func write(_ cookies: [Cookie]) -> Output {
+  /// How clients other than curl read the format, where one file cannot
+  /// serve them all (tried with each: curl 7.88, wget 1.21, Python 3.11's
+  /// `MozillaCookieJar`, yt-dlp).
+  public enum Dialect: String, Sendable, CaseIterable {
+    /// curl's own (the format's origin), which yt-dlp reads too: session
+    /// cookies with expiry `0`, HttpOnly cookies on `#HttpOnly_` lines.
+    /// wget skips those lines as comments; Python drops the `0` ones as
+    /// expired.
+    case curl
+    /// For `wget --load-cookies`: HttpOnly cookies on plain lines (the flag
+    /// is lost, the cookie is sent), session cookies with expiry `0`.
+    case wget
+    /// For Python's `http.cookiejar.MozillaCookieJar`: session cookies with
+    /// an empty expiry (loaded with `ignore_discard=True`; by default Python
+    /// drops every session cookie), HttpOnly on `#HttpOnly_` lines.
+    case python
+  }
+
+  /// Writes `cookies`, in the order given, for `dialect`'s readers.
+  /// Partitioned cookies, and cookies with a TAB, CR or LF in a field, are
+  /// left out (``Output/omitted``). Expired cookies are written like others:
+  /// filter them first.
+  public static func write(_ cookies: [Cookie], dialect: Dialect = .curl) -> Output {
+    let sessionExpiry = dialect == .python ? "" : "0"
+    let writesHTTPOnlyPrefix = dialect != .wget
+    let conventions =
+      "Expiry is Unix time (\(dialect == .python ? "empty" : "0"): a session cookie); "
+      + (writesHTTPOnlyPrefix
+        ? "HttpOnly lines start with \(httpOnlyPrefix)." : "HttpOnly is not marked (wget).")
     var text = """
       \(magicLine)
       # Written by sitedata (WebsiteData). Fields: \(fieldNames).
-      # Expiry is Unix time (0: a session cookie); HttpOnly lines start with \(httpOnlyPrefix).
+      # \(conventions)
 
 
       """
@@ -209,13 +234,14 @@ public enum NetscapeCookieFile {
           Omission(cookie: cookie, reason: "a field contains a TAB or line break"))
         continue
       }
-      var expiry = "0"
+      var expiry = sessionExpiry
       if let expiresAt = cookie.expiresAt {
         // Never 0 (a session cookie) for a dated one, however old.
         expiry = String(max(1, Int64(expiresAt.timeIntervalSince1970.rounded(.down))))
       }
       let line = [
-        (cookie.isHTTPOnly ? httpOnlyPrefix : "") + (cookie.isHostOnly ? "" : ".") + cookie.domain,
+        (cookie.isHTTPOnly && writesHTTPOnlyPrefix ? httpOnlyPrefix : "")
+          + (cookie.isHostOnly ? "" : ".") + cookie.domain,
         cookie.isHostOnly ? "FALSE" : "TRUE", cookie.path, cookie.isSecure ? "TRUE" : "FALSE",
         expiry, cookie.name, cookie.value,
       ]

@@ -8,7 +8,8 @@ enum CookiesExportCommand: Command {
   static let fullName = "cookies export"
   static let abstract = "Export cookies as a cookies.txt (curl, wget, yt-dlp) or JSON."
   static let usage =
-    "sitedata cookies export [--format netscape|json] [--output <file>] [--include-expired]"
+    "sitedata cookies export [--format netscape|json] [--dialect curl|wget|python]"
+    + " [--output <file>] [--include-expired]"
     + " [--domain <domain>] [--name <name>] [--path <path>] [--partition <site>]"
     + " [<store options>]"
 
@@ -19,6 +20,14 @@ enum CookiesExportCommand: Command {
                               wget --load-cookies, yt-dlp --cookies, Python's
                               MozillaCookieJar; json: every field, for
                               'cookies import --format json'.
+      --dialect <client>      netscape: for whose reader (default curl, which
+                              yt-dlp reads too): curl writes session cookies
+                              with expiry 0 and HttpOnly ones on #HttpOnly_
+                              lines; wget writes HttpOnly cookies on plain lines
+                              (wget skips #HttpOnly_ lines; the flag is lost);
+                              python writes session cookies with an empty
+                              expiry (MozillaCookieJar drops 0 as expired;
+                              load with ignore_discard=True).
       --output <file>         Write to this file (mode 0600, replaced atomically);
                               '-' (the default): stdout.
       --include-expired       Also write expired cookies the store still holds.
@@ -28,9 +37,8 @@ enum CookiesExportCommand: Command {
 
     The Netscape format cannot hold partition keys, SameSite or times other than
     the expiry: partitioned cookies are left out of it (each is named on
-    stderr); use JSON to keep everything. Session cookies are written with
-    expiry 0, as curl does (Python's MozillaCookieJar loads them with
-    ignore_expires=True).
+    stderr); use JSON to keep everything. The README's table says what each
+    client keeps and loses with each dialect.
 
     """
   }
@@ -39,11 +47,18 @@ enum CookiesExportCommand: Command {
     let parsed = try Arguments(
       arguments,
       options: StoreOptions.options() + CookieFilterOptions.options + [
-        .value("format"), .value("output"), .flag("include-expired"),
+        .value("format"), .value("output"), .flag("include-expired"), .value("dialect"),
       ], of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
     let format = try CookieFileFormat.parse(
       parsed.values["format"] ?? "netscape", allowed: [.netscape, .json], of: Self.self)
+    let dialectName = parsed.values["dialect"] ?? "curl"
+    guard let dialect = NetscapeCookieFile.Dialect(rawValue: dialectName) else {
+      throw .usage("Unknown dialect '\(dialectName)' (curl, wget or python)", of: Self.self)
+    }
+    if parsed.values["dialect"] != nil && format != .netscape {
+      throw .usage("--dialect is for --format netscape", of: Self.self)
+    }
     let output = parsed.values["output"] ?? "-"
     guard !output.isEmpty else { throw .usage("--output needs a file or '-'", of: Self.self) }
     let options = try await StoreOptions(parsed, of: Self.self)
@@ -55,7 +70,7 @@ enum CookiesExportCommand: Command {
     case .json:
       text = JSONCookieFile.write(cookies)
     default:
-      let file = NetscapeCookieFile.write(cookies)
+      let file = NetscapeCookieFile.write(cookies, dialect: dialect)
       for omission in file.omitted {
         Console.error("Note: left out \(omission)\n")
       }
