@@ -9,6 +9,12 @@ extension Cookie {
     public var cookie: Cookie?
     /// Why the cookie must not be stored; included when empty.
     public var status: CookieInclusionStatus
+
+    /// A creation from its parts (for readers of other cookie types).
+    package init(cookie: Cookie?, status: CookieInclusionStatus) {
+      self.cookie = cookie
+      self.status = status
+    }
   }
 
   /// Canonicalises a parsed `Set-Cookie` line received for `context`
