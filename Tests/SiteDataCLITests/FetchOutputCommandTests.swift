@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 
 /// `sitedata fetch` giving the page itself, launched as a user would against
@@ -164,25 +165,23 @@ import Testing
     // closes): the redirect's hop can only be seen if it is printed when it
     // arrives, not when the fetch ends.
     let stalled = server.origin("http", "a.test") + "/stall?n=4"
-    let process = Process()
-    process.executableURL = try SiteDataProcess.binary()
-    process.arguments =
-      ["fetch", "--ephemeral", "-v", "--timeout", "120", redirect(to: stalled)] + resolve
-    process.environment = sandbox.environment()
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    defer { if process.isRunning { process.terminate() } }
+    // The project's harness, not Foundation's `Process` (whose descriptor
+    // scan trips AddressSanitizer).
+    let output = try ChildPipe()
+    let process = try ChildProcess(
+      try SiteDataProcess.binary().path,
+      arguments: ["fetch", "--ephemeral", "-v", "--timeout", "120", redirect(to: stalled)]
+        + resolve,
+      environment: sandbox.environment(), stdout: .pipe(output), stderr: .null)
+    defer { try? process.kill() }
     var text = ""
     var ended = false
     while !text.contains("* redirect 302 Found, Location: \(stalled)\n") {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty {  // the process ended: nothing was printed before
+      guard let line = try output.readLine() else {  // the process ended: nothing came before
         ended = true
         break
       }
-      text += String(decoding: chunk, as: UTF8.self)
+      text += String(decoding: line, as: UTF8.self) + "\n"
     }
     #expect(!ended, "\(text)")
     #expect(text.hasPrefix("* started\n  > GET \(redirect(to: stalled))\n"), "\(text)")
