@@ -59,14 +59,38 @@ enum CookiesGetCommand: Command {
     }
     Console.out((result.header ?? "") + "\n")
     guard explain else { return .success }
+    let graced = await laxAllowingUnsafeGrace(result, context: context, store: store)
     Console.out(result.included.isEmpty ? "sent: none\n" : "sent:\n")
-    for cookie in result.included { Console.out("  \(CookieText.identity(cookie))\n") }
+    for cookie in result.included {
+      let window = Int(await store.httpCookieStore.configuration.laxAllowingUnsafeWindowSeconds)
+      let note =
+        graced.contains(cookie.identity)
+        ? " (only because it was set less than \(window) s ago: the Lax-allowing-unsafe"
+          + " grace of a cross-site top-level POST)" : ""
+      Console.out("  \(CookieText.identity(cookie))\(note)\n")
+    }
     Console.out(result.excluded.isEmpty ? "not sent: none\n" : "not sent:\n")
     for exclusion in result.excluded {
       Console.out(
         "  \(CookieText.identity(exclusion.cookie)): \(CookieText.reasons(exclusion.status))\n")
     }
     return .success
+  }
+
+  /// The cookies sent only by the Lax-allowing-unsafe grace (RFC 6265bis
+  /// §5.8.3 step 2, Chromium's `WARN_SAMESITE_UNSPECIFIED_LAX_ALLOW_UNSAFE`):
+  /// in a cross-site top-level navigation with an unsafe method, a cookie
+  /// without SameSite is sent under lax-by-default enforcement only within
+  /// the window after its creation, so every such cookie the lookup sent was
+  /// sent by it.
+  private static func laxAllowingUnsafeGrace(
+    _ result: CookieLookupResult, context: CookieRequestContext, store: WebsiteDataStore
+  ) async -> Set<CookieIdentity> {
+    let configuration = await store.httpCookieStore.configuration
+    let sites = ContextSites(context, facts: store.httpCookieStore.domainFacts)
+    guard sites.forRequest == .laxMethodUnsafe, configuration.sameSiteEnforcement == .laxByDefault
+    else { return [] }
+    return Set(result.included.filter { $0.sameSite == .unspecified }.map(\.identity))
   }
 
   /// `{"url", "header", "sent": [cookie], "notSent": [{"cookie", "reasons"}]}`.
