@@ -39,6 +39,8 @@ struct FetchOptions {
   let followsRedirects: Bool
   /// `--stop-at`: no URL that starts with it is requested.
   let stopPrefix: String?
+  /// `-q/--quiet`: no progress line for subresources.
+  let isQuiet: Bool
   /// `--insecure`: any TLS certificate is accepted.
   var isInsecure: Bool { !transport.verifiesTLSPeer }
 
@@ -54,6 +56,7 @@ struct FetchOptions {
     .value("proxy"), .flag("subresources"), .flag("verbose", short: "v"), .flag("json"),
     .value("output", short: "o"), .flag("include", short: "i"), .value("dump-header", short: "D"),
     .value("max-body-size"), .flag("no-follow"), .value("stop-at"), .flag("insecure", short: "k"),
+    .flag("quiet", short: "q"),
   ]
 
   /// The OPTIONS lines for the help text.
@@ -110,6 +113,8 @@ struct FetchOptions {
                               Write each response head to <file> ('-': stdout).
       --max-body-size <bytes> Fail when a response body is larger (a number, or
                               with K, M or G: 512K, 10M). Default: no limit.
+      -q, --quiet             No progress line while subresources load (shown on
+                              stderr only when it is a terminal, and not with -v).
     """
 
   /// Reads the options of `command` and its URL argument.
@@ -144,6 +149,7 @@ struct FetchOptions {
     output = try Self.path(parsed, "output", of: command)
     headFile = try Self.path(parsed, "dump-header", of: command)
     includesHeads = parsed.flags.contains("include")
+    isQuiet = parsed.flags.contains("quiet")
     if json && (output == "-" || headFile == "-" || includesHeads) {
       throw .usage(
         "--json prints the body and heads itself: not with -o -, -D - or -i", of: command)

@@ -52,14 +52,31 @@ struct FetchOutcome {
     let page = WebPage(configuration: options.configuration(store: store, decider: decider))
     var events: [WebPage.NavigationEvent] = []
     var failure: WebPage.NavigationError?
+    // Subresources load between the commit and the end: their count on a
+    // terminal (not with -v, whose lines it would break).
+    let progress = Progress(
+      "loading subresources:", total: 0, unit: "loaded",
+      quiet: options.isQuiet || options.verbose || !options.loadsSubresources)
+    var watcher: Task<Void, Never>?
     do {
       for try await event in page.load(options.request) {
         events.append(event)
         report?.received(event, committedHops: event == .committed ? page.response?.hops : nil)
+        if event == .committed, let document = page.document, !document.subresources.isEmpty {
+          progress.update(0, of: document.subresources.count)
+          watcher = Task { @MainActor in
+            while !Task.isCancelled {
+              progress.update(page.subresourceLoads.count, of: document.subresources.count)
+              try? await Task.sleep(for: .milliseconds(100))
+            }
+          }
+        }
       }
     } catch {
       failure = error
     }
+    watcher?.cancel()
+    progress.finish()
     let committed = events.contains(.committed)
     return FetchOutcome(
       method: options.method, url: options.url, events: events,

@@ -15,7 +15,7 @@ final class Progress {
   let unit: String
   /// What is being done (`importing`).
   let verb: String
-  private let total: Int
+  private var total: Int
   private let isTerminal: Bool
   private let isQuiet: Bool
   private let start = ContinuousClock.now
@@ -29,8 +29,10 @@ final class Progress {
     isTerminal = isatty(STDERR_FILENO) == 1
   }
 
-  /// `done` of the total are done (drawn at most ten times a second).
-  func update(_ done: Int) {
+  /// `done` of `total` (when given, the total now known) are done, drawn
+  /// at most ten times a second.
+  func update(_ done: Int, of newTotal: Int? = nil) {
+    if let newTotal { total = max(newTotal, done) }
     guard !isQuiet, isTerminal else { return }
     let now = ContinuousClock.now
     if let lastDraw, lastDraw.duration(to: now) < .milliseconds(100), done < total { return }

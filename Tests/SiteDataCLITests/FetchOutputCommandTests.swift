@@ -266,6 +266,26 @@ import Testing
     #expect(try await sandbox.run(["--version", "x"]).status == 64)
   }
 
+  @Test func aTerminalShowsHowManySubresourcesHaveLoaded() async throws {
+    let image = page(Self.binary, type: "image/png")
+    let html = "<title>Two</title><img src='\(image)&n=1'><img src='\(image)&n=2'>"
+    let url = server.origin("http", "a.test") + "/page?html=" + html.queryEncoded
+    // In a pseudo-terminal (util-linux `script`), which shows stdout and
+    // stderr together (no spaces in the arguments).
+    let run = { (extra: [String]) in
+      try await self.sandbox.run(
+        ["fetch", "--ephemeral", "--subresources", url] + extra + self.resolve,
+        launcher: ["/bin/sh", "-c", "exec /usr/bin/script -q -e -c \"$0 $*\" /dev/null"])
+    }
+    let shown = try await run([])
+    #expect(shown.status == 0, "\(shown)")
+    #expect(shown.stdout.contains("loading subresources: "), "\(shown.stdout)")
+    #expect(shown.stdout.contains("/2 loaded, "))
+    #expect(shown.stdout.contains("subresources:  2 loaded, 0 failed"))
+    let quiet = try await run(["--quiet"])
+    #expect(!quiet.stdout.contains("loading subresources: "), "\(quiet.stdout)")
+  }
+
   // MARK: - Limits, trust and usage
 
   @Test func aBodyOverTheLimitFails() async throws {
