@@ -45,15 +45,6 @@ extension CookieFileFormat {
   }
 
   private static func contains(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
-    let needle = Array(text.utf8)
-    guard bytes.count >= needle.count else { return false }
-    var index = bytes.startIndex
-    while index <= bytes.endIndex - needle.count {
-      if bytes[index] == needle[0] && bytes[index..<index + needle.count].elementsEqual(needle) {
-        return true
-      }
-      index += 1
-    }
-    return false
+    bytes.firstRange(of: Array(text.utf8)) != nil
   }
 }

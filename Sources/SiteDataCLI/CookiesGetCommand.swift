@@ -59,10 +59,13 @@ enum CookiesGetCommand: Command {
     }
     Console.out((result.header ?? "") + "\n")
     guard explain else { return .success }
-    let graced = await laxAllowingUnsafeGrace(result, context: context, store: store)
+    let configuration = await store.httpCookieStore.configuration
+    let graced = laxAllowingUnsafeGrace(
+      result, context: context, configuration: configuration,
+      facts: store.httpCookieStore.domainFacts)
+    let window = Int(configuration.laxAllowingUnsafeWindowSeconds)
     Console.out(result.included.isEmpty ? "sent: none\n" : "sent:\n")
     for cookie in result.included {
-      let window = Int(await store.httpCookieStore.configuration.laxAllowingUnsafeWindowSeconds)
       let note =
         graced.contains(cookie.identity)
         ? " (only because it was set less than \(window) s ago: the Lax-allowing-unsafe"
@@ -84,10 +87,10 @@ enum CookiesGetCommand: Command {
   /// the window after its creation, so every such cookie the lookup sent was
   /// sent by it.
   private static func laxAllowingUnsafeGrace(
-    _ result: CookieLookupResult, context: CookieRequestContext, store: WebsiteDataStore
-  ) async -> Set<CookieIdentity> {
-    let configuration = await store.httpCookieStore.configuration
-    let sites = ContextSites(context, facts: store.httpCookieStore.domainFacts)
+    _ result: CookieLookupResult, context: CookieRequestContext,
+    configuration: CookieJarConfiguration, facts: any DomainFacts
+  ) -> Set<CookieIdentity> {
+    let sites = ContextSites(context, facts: facts)
     guard sites.forRequest == .laxMethodUnsafe, configuration.sameSiteEnforcement == .laxByDefault
     else { return [] }
     return Set(result.included.filter { $0.sameSite == .unspecified }.map(\.identity))
