@@ -26,8 +26,9 @@ import WebsiteDataStore
 /// rest is read; the store may still reject a cookie when it is imported
 /// (``HTTPCookieStore/importCookies(_:)``).
 ///
-/// The file is copied before it is read (``BrowserDatabaseCopy``), so a
-/// running Chromium is not disturbed. Reading blocks (file copy, SQLite,
+/// The file is read into memory, a hot journal rolled back there
+/// (``BrowserDatabaseSnapshot``), so a running Chromium is not disturbed and
+/// no copy is left on disk. Reading blocks (file reads, SQLite,
 /// decryption): call it from a thread that may block, not from Swift's
 /// cooperative pool.
 public enum ChromiumCookieDatabase {
@@ -63,7 +64,7 @@ public enum ChromiumCookieDatabase {
   private static func readNow(contentsOf path: String, password: String?) throws
     -> CookieImportResult
   {
-    let database = try BrowserDatabaseCopy(of: path, kind: "a Chromium cookie database")
+    let database = try BrowserDatabaseSnapshot(of: path, kind: "a Chromium cookie database")
     defer { database.close() }
     let schema = try ChromiumCookieSchema(of: database, path: path)
     let decoder = ChromiumCookieValueDecoder(

@@ -33,14 +33,14 @@ struct ChromiumCookieSchema {
   /// The columns of `cookies` that the reader uses.
   let columns: [String]
 
-  /// Reads and checks the schema of an open copy.
+  /// Reads and checks the schema of an open snapshot.
   ///
   /// - Throws: ``WebsiteDataStoreError/Code/corrupt`` when the file has no
   ///   `meta` version or no `cookies` table, or lacks a required column (not
   ///   a Chromium cookie database, or an unknown schema);
   ///   ``WebsiteDataStoreError/Code/newerSchema`` when
   ///   `last_compatible_version` is newer than ``newestKnownVersion``.
-  init(of database: BrowserDatabaseCopy, path: String) throws {
+  init(of database: BrowserDatabaseSnapshot, path: String) throws {
     guard try !database.columns(of: "meta").isEmpty,
       let version = try database.firstRow(
         "SELECT value FROM meta WHERE key = 'version'", { Int($0.text(at: 0) ?? "") }) ?? nil

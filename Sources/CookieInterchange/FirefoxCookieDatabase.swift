@@ -34,9 +34,9 @@ import WebsiteDataStore
 /// that cannot be read becomes an issue (`row <rowid>`) and the rest is read.
 /// Cookies are marked ``CookieCore/CookieSource/api`` (imported).
 ///
-/// The file is copied, with its `-wal`, before it is read
-/// (``BrowserDatabaseCopy``), so a running Firefox is not disturbed and its
-/// latest writes are seen. Reading blocks: call it from a thread that may
+/// The file is read into memory with its `-wal` applied there
+/// (``BrowserDatabaseSnapshot``), so a running Firefox is not disturbed, its
+/// latest writes are seen and no copy is left on disk. Reading blocks: call it from a thread that may
 /// block, not from Swift's cooperative pool.
 public enum FirefoxCookieDatabase {
   /// Reads the cookies of one container of the database at `path`.
@@ -120,13 +120,13 @@ public enum FirefoxCookieDatabase {
     }
   }
 
-  /// Opens a copy of the database, checks its schema and calls `body` for
+  /// Opens a snapshot of the database, checks its schema and calls `body` for
   /// each row in rowid order.
   private static func forEachRow(
     ofDatabaseAt path: String,
     _ body: (Int64, BrowserCookieRow, FirefoxCookieSchema) throws -> Void
   ) throws {
-    let database = try BrowserDatabaseCopy(of: path, kind: "a Firefox cookie database")
+    let database = try BrowserDatabaseSnapshot(of: path, kind: "a Firefox cookie database")
     defer { database.close() }
     let schema = try FirefoxCookieSchema(of: database, path: path)
     do {

@@ -32,14 +32,14 @@ struct FirefoxCookieSchema {
   /// The columns of `moz_cookies` that the reader uses.
   let columns: [String]
 
-  /// Reads and checks the schema of an open copy.
+  /// Reads and checks the schema of an open snapshot.
   ///
   /// - Throws: ``WebsiteDataStoreError/Code/corrupt`` when there is no
   ///   `moz_cookies` table, the version is unknown (0 or older than
   ///   ``oldestKnownVersion``) or a required column is missing;
   ///   ``WebsiteDataStoreError/Code/newerSchema`` for a version after
   ///   ``newestKnownVersion``.
-  init(of database: BrowserDatabaseCopy, path: String) throws {
+  init(of database: BrowserDatabaseSnapshot, path: String) throws {
     let present = try database.columns(of: "moz_cookies")
     guard !present.isEmpty else {
       throw WebsiteDataStoreError(

@@ -91,6 +91,19 @@ import Testing
     try await check([Self.fixtures + "/" + browser], expected: try Self.expected(browser))
   }
 
+  /// The database is read in memory: with no usable temporary folder (a
+  /// file where `$TMPDIR` should be) the import still works, so it cannot
+  /// have left a plaintext copy there, even when killed.
+  @Test(arguments: ["chromium", "firefox"])
+  func noCopyIsWritten(browser: String) async throws {
+    let sandbox = try CLISandbox()
+    let notAFolder = sandbox.root + "/tmp-is-a-file"
+    #expect(FileManager.default.createFile(atPath: notAFolder, contents: Data()))
+    try await check(
+      [Self.fixtures + "/" + browser], expected: try Self.expected(browser),
+      environment: ["TMPDIR": notAFolder])
+  }
+
   @Test func anSQLiteDatabaseOfAnotherKindIsRefusedUntouched() async throws {
     let sandbox = try CLISandbox()
     try await sandbox.succeed(["cookies", "set", "https://a.test/", "x=1"])
