@@ -15,15 +15,37 @@ import WebsiteDataStore
 /// each hop, call both with that hop's context (and keep curl's cookie
 /// engine, `CURLOPT_COOKIEFILE`/`CURLOPT_COOKIEJAR`, off).
 ///
+/// HSTS goes through curl's own cache, fed from and written back to the
+/// store's ``HSTSStore``: ``enableHSTS(on:)`` before the first transfer,
+/// ``CurlHSTSSync/cleanup(_:)`` instead of `curl_easy_cleanup`.
+///
 /// The handle is passed as an `OpaquePointer` (`CURL *`); it must not be
 /// transferring while the bridge sets an option on it.
 public struct CurlCookieBridge: Sendable {
   /// The cookies the bridge reads and writes.
   public let cookieStore: HTTPCookieStore
+  /// The HSTS entries ``enableHSTS(on:)`` feeds curl and records.
+  public let hstsStore: HSTSStore
 
-  /// A bridge to `store`'s cookies.
+  /// A bridge to `store`'s cookies and HSTS entries.
   public init(store: WebsiteDataStore) {
     cookieStore = store.httpCookieStore
+    hstsStore = store.hstsStore
+  }
+
+  /// Switches curl's HSTS cache on for `handle`, filled with every
+  /// unexpired entry of the store (so curl upgrades `http:` requests to
+  /// Known HSTS Hosts, RFC 6797 §8.3, on redirects it follows too), and
+  /// returns the sync that writes what curl learnt back to the store when it
+  /// frees the handle (``CurlHSTSSync/cleanup(_:)``).
+  ///
+  /// - Throws: ``LoadError`` `.curl` when libcurl refuses an option (a
+  ///   libcurl built without HSTS).
+  public func enableHSTS(on handle: OpaquePointer) async throws(LoadError) -> CurlHSTSSync {
+    let sync = CurlHSTSSync(store: hstsStore, snapshot: await hstsStore.entries())
+    let code = sync.install(on: UnsafeMutableRawPointer(handle))
+    guard code == CURLE_OK else { throw LoadError(curlCode: code, message: nil, url: nil) }
+    return sync
   }
 
   /// Sets the Cookie header for `context` on `handle` (`CURLOPT_COOKIE`), or

@@ -49,6 +49,32 @@ import WebsiteDataStore
     recorder.detach()
   }
 
+  @Test func hstsGoesThroughCurlsCacheOnACallersHandle() async throws {
+    let bridge = CurlCookieBridge(store: store)
+    let origin = server.origin("https", "a.test")
+
+    // 1. curl learns an entry from a response; freeing the handle records it.
+    let learning = try CallerHandle(server: server)
+    let first = try await bridge.enableHSTS(on: learning.pointer)
+    try await learning.perform(origin + "/hsts?max_age=3600&sub=1")
+    let recorded = try await learning.free(with: first)
+    #expect(recorded.map(\.host) == ["a.test"])
+    let entry = try #require(await store.hstsStore.entry(forHost: "a.test"))
+    #expect(entry.includesSubdomains)
+
+    // 2. The next handle starts from the store: curl upgrades http: itself.
+    let upgrading = try CallerHandle(server: server)
+    let second = try await bridge.enableHSTS(on: upgrading.pointer)
+    try await upgrading.perform("http://" + origin.dropFirst("https://".count) + "/echo")
+    #expect(upgrading.effectiveURL.hasPrefix("https://a.test:"), "\(upgrading.effectiveURL)")
+    // max-age=0 removes the entry, in curl and then in the store.
+    try await upgrading.perform(origin + "/hsts?max_age=0")
+    let removed = try await upgrading.free(with: second)
+    #expect(removed.map(\.host) == ["a.test"])
+    #expect(await store.hstsStore.entry(forHost: "a.test") == nil)
+    #expect(try await second.cleanup(upgrading.pointer).isEmpty, "a second cleanup frees nothing")
+  }
+
   @Test func rawHeaderBlockKeepsTheLastResponsesCookies() async throws {
     let block = Array(
       """
@@ -98,9 +124,25 @@ final class CallerHandle: @unchecked Sendable {
       easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
   }
 
+  /// Whether ``free(with:)`` freed the handle already.
+  private var freed = false
+
   deinit {
-    curl_easy_cleanup(easy)
+    if !freed { curl_easy_cleanup(easy) }
     curl_slist_free_all(resolve)
+  }
+
+  /// Frees the handle through `sync` (which records curl's HSTS cache).
+  func free(with sync: CurlHSTSSync) async throws -> [HSTSEntry] {
+    freed = true
+    return try await sync.cleanup(pointer)
+  }
+
+  /// `CURLINFO_EFFECTIVE_URL` of the last transfer.
+  var effectiveURL: String {
+    var url: UnsafePointer<CChar>?
+    _ = websitedata_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &url)
+    return url.map { String(cString: $0) } ?? ""
   }
 
   /// `curl_easy_perform` on a thread of its own (never the cooperative pool).
