@@ -39,17 +39,34 @@ public enum JSONCookieFile {
   /// with a newline. Expired cookies are written like others: filter them
   /// first. Cookies partitioned under an opaque origin
   /// (``CookiePartitionKey/isTransient``) are left out: they belong to one
-  /// page, whose nonce no file can carry to another.
-  public static func write(_ cookies: [Cookie]) -> String {
-    document(cookies.filter { $0.partitionKey?.isTransient != true }).serialized() + "\n"
+  /// page, whose nonce no file can carry to another. `progress`, when given,
+  /// is called with the number of cookies done every
+  /// ``NetscapeCookieFile/progressInterval`` cookies and at the end.
+  public static func write(_ cookies: [Cookie], progress: ((Int) -> Void)? = nil) -> String {
+    var objects: [JSONValue] = []
+    objects.reserveCapacity(cookies.count)
+    for (index, cookie) in cookies.enumerated() {
+      if let progress, index % NetscapeCookieFile.progressInterval == 0, index > 0 {
+        progress(index)
+      }
+      if cookie.partitionKey?.isTransient != true { objects.append(object(for: cookie)) }
+    }
+    let text = document(objects: objects).serialized() + "\n"
+    progress?(cookies.count)
+    return text
   }
 
   /// The document as a JSON value.
   package static func document(_ cookies: [Cookie]) -> JSONValue {
+    document(objects: cookies.map(object(for:)))
+  }
+
+  /// The document holding cookie `objects` (``object(for:)``).
+  private static func document(objects: [JSONValue]) -> JSONValue {
     .object([
       ("format", .string(formatName)),
       ("version", .integer(Int64(version))),
-      ("cookies", .array(cookies.map(object(for:)))),
+      ("cookies", .array(objects)),
     ])
   }
 

@@ -201,11 +201,17 @@ public enum NetscapeCookieFile {
     case python
   }
 
+  /// How often the writers report progress: every 10,000 cookies.
+  public static let progressInterval = 10_000
+
   /// Writes `cookies`, in the order given, for `dialect`'s readers.
   /// Partitioned cookies, and cookies with a TAB, CR or LF in a field, are
   /// left out (``Output/omitted``). Expired cookies are written like others:
-  /// filter them first.
-  public static func write(_ cookies: [Cookie], dialect: Dialect = .curl) -> Output {
+  /// filter them first. `progress`, when given, is called with the number of
+  /// cookies done every ``progressInterval`` cookies and at the end.
+  public static func write(
+    _ cookies: [Cookie], dialect: Dialect = .curl, progress: ((Int) -> Void)? = nil
+  ) -> Output {
     let sessionExpiry = dialect == .python ? "" : "0"
     let writesHTTPOnlyPrefix = dialect != .wget
     let conventions =
@@ -220,7 +226,8 @@ public enum NetscapeCookieFile {
 
       """
     var omitted: [Omission] = []
-    for cookie in cookies {
+    for (index, cookie) in cookies.enumerated() {
+      if let progress, index % progressInterval == 0, index > 0 { progress(index) }
       if cookie.partitionKey != nil {
         omitted.append(
           Omission(
@@ -247,6 +254,7 @@ public enum NetscapeCookieFile {
       ]
       text += line.joined(separator: "\t") + "\n"
     }
+    progress?(cookies.count)
     return Output(text: text, omitted: omitted)
   }
 }

@@ -11,7 +11,7 @@ enum CookiesExportCommand: Command {
     "sitedata cookies export [--format netscape|json] [--dialect curl|wget|python]"
     + " [--output <file>] [--include-expired]"
     + " [--domain <domain>] [--name <name>] [--path <path>] [--partition <site>]"
-    + " [<store options>]"
+    + " [--quiet] [<store options>]"
 
   static var discussion: String {
     """
@@ -31,6 +31,8 @@ enum CookiesExportCommand: Command {
       --output <file>         Write to this file (mode 0600, replaced atomically);
                               '-' (the default): stdout.
       --include-expired       Also write expired cookies the store still holds.
+      -q, --quiet             No progress line on stderr (shown, updated in
+                              place, only when stderr is a terminal).
     \(CookieFilterOptions.help)
     \(StoreOptions.optionsHelp())
       -h, --help              Show this help.
@@ -48,6 +50,7 @@ enum CookiesExportCommand: Command {
       arguments,
       options: StoreOptions.options() + CookieFilterOptions.options + [
         .value("format"), .value("output"), .flag("include-expired"), .value("dialect"),
+        .flag("quiet", short: "q"),
       ], of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
     let format = try CookieFileFormat.parse(
@@ -66,11 +69,15 @@ enum CookiesExportCommand: Command {
       parsed, options: options, of: Self.self)
     let text: String
     var written = cookies.count
+    let progress = Progress(
+      "exporting", total: cookies.count, unit: "cookies", quiet: parsed.flags.contains("quiet"))
     switch format {
     case .json:
-      text = JSONCookieFile.write(cookies)
+      text = JSONCookieFile.write(cookies) { progress.update($0) }
+      progress.finish()
     default:
-      let file = NetscapeCookieFile.write(cookies, dialect: dialect)
+      let file = NetscapeCookieFile.write(cookies, dialect: dialect) { progress.update($0) }
+      progress.finish()
       for omission in file.omitted {
         Console.error("Note: left out \(omission)\n")
       }

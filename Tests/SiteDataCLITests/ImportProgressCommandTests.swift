@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The progress line of `cookies import`: drawn on stderr only when it is a
+/// The progress line of `cookies import` and `cookies export`: drawn on stderr only when it is a
 /// terminal (here a pseudo-terminal made by util-linux `script`), cleared at
 /// the end; never in a pipe, nor with `--quiet`.
 @Suite struct ImportProgressCommandTests {
@@ -37,6 +37,28 @@ import Testing
     #expect(outcome.status == 0, "\(outcome)")
     #expect(!outcome.stdout.contains("importing"), "\(outcome.stdout)")
     #expect(outcome.stdout.contains("imported 3, skipped 0"))
+  }
+
+  /// Imports the three cookies, then exports them in a pseudo-terminal.
+  func exportInTerminal(_ options: [String]) async throws -> SiteDataProcess.Outcome {
+    let file = try sandbox.write(Self.lines, to: "cookies.txt")
+    try await sandbox.succeed(["cookies", "import", file])
+    return try await sandbox.run(
+      ["cookies", "export", "--output", sandbox.root + "/out.txt"] + options,
+      launcher: ["/bin/sh", "-c", "exec /usr/bin/script -q -e -c \"$0 $*\" /dev/null"])
+  }
+
+  @Test(arguments: ["netscape", "json"])
+  func anExportShowsItsProgressOnATerminal(format: String) async throws {
+    let outcome = try await exportInTerminal(["--format", format])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stdout.contains("exporting 3/3 cookies, "), "\(outcome.stdout)")
+    #expect(outcome.stdout.contains("\r\u{1B}[Kexported 3 cookies to "), "\(outcome.stdout)")
+    let quiet = try await exportInTerminal(["--format", format, "-q"])
+    #expect(!quiet.stdout.contains("exporting"), "\(quiet.stdout)")
+    // In a pipe: only the summary.
+    let piped = try await sandbox.run(["cookies", "export", "--output", sandbox.root + "/p.txt"])
+    #expect(piped.stderr.isEmpty && piped.stdout == "exported 3 cookies to \(sandbox.root)/p.txt\n")
   }
 
   @Test func aPipeShowsNoProgress() async throws {
