@@ -8,7 +8,8 @@ enum SiteData {
     [
       HelpCommand.self, FetchCommand.self, CookiesCommand.self, RecordsCommand.self,
       RemoveCommand.self,
-      KeyCommand.self, StoresCommand.self, StoreCommand.self, ReplayCommand.self,
+      KeyCommand.self, PolicyCommand.self, StoresCommand.self, StoreCommand.self,
+      ReplayCommand.self,
       CompletionsCommand.self,
     ]
   }

@@ -281,6 +281,16 @@ import WebsiteData
     #expect(echo.headerValues("Accept-Language") == ["fr"])
   }
 
+  @Test func fetchUsesThePolicySavedWithTheStore() async throws {
+    try await sandbox.succeed(["policy", "set", "block-all"])
+    let blocked = try await fetch([echoPage(cookies: ["kept=1"])])
+    #expect(blocked.status == 0, "\(blocked)")
+    #expect(try await sandbox.succeed(["cookies", "list"]).stdout == "No cookies.\n")
+    try await sandbox.succeed(["policy", "set", "allow-all"])
+    _ = try await fetch([echoPage(cookies: ["kept=1"])])
+    #expect(try await sandbox.succeed(["cookies", "list"]).stdout.contains("kept"))
+  }
+
   @Test func subresourcesLoadOnlyWhenAsked() async throws {
     let key = "fetch-sub-" + UUID().uuidString
     let image = server.origin("http", "a.test") + "/page?ct=image%2Fpng&key=" + key

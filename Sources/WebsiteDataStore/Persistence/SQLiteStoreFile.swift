@@ -32,6 +32,24 @@ final class SQLiteStoreFile: StoreFile {
       try SQLiteHSTSBackend.reseal(connection, from: old, to: new) {
         CookieDomain.siteKey(of: $0, facts: facts)
       }
+      try SQLiteStoreSettings.reseal(connection, from: old, to: new)
+    }
+  }
+
+  /// `store_meta`'s `setting:<name>` (``SQLiteStoreSettings``).
+  func setting(named name: String) async throws -> [UInt8]? {
+    let codec = cookies.codec
+    return try await database.read { connection in
+      try codec.withLock { try SQLiteStoreSettings.read(name, connection, codec: $0) }
+    }
+  }
+
+  func saveSetting(_ value: [UInt8]?, named name: String) async throws {
+    let codec = cookies.codec
+    try await database.write { connection in
+      try codec.withLock {
+        try SQLiteStoreSettings.write(value, named: name, connection, codec: $0)
+      }
     }
   }
 

@@ -9,6 +9,12 @@ package protocol StoreFile: Sendable {
   /// Re-encrypts every record of every kind under a new random data key
   /// wrapped by `newKey`, in one transaction: entirely or not at all.
   func reencrypt(to newKey: KeySource) async throws
+  /// The value of the store's setting `name` (sealed like its records);
+  /// `nil` when there is none or it does not open.
+  func setting(named name: String) async throws -> [UInt8]?
+  /// Sets (or, for `nil`, removes) the store's setting `name`; returns once
+  /// committed.
+  func saveSetting(_ value: [UInt8]?, named name: String) async throws
   /// The engine's consistency check; an empty list means the store is sound.
   func integrityCheck() async throws -> [String]
   /// Returns once every queued write has been attempted.

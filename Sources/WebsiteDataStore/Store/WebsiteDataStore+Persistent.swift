@@ -11,6 +11,9 @@ extension WebsiteDataStore {
   ///   - key: where the key-encryption key comes from: a key file (created
   ///     0600 if missing; keep it outside the store's folder) or a passphrase.
   ///     There is no default and no plaintext mode.
+  ///   - configuration: the cookie rules; a third-party policy saved with
+  ///     the store (``saveThirdPartyPolicy(_:)``) replaces its
+  ///     `thirdPartyPolicy`.
   /// - Throws: ``WebsiteDataStoreError`` — `.wrongKey` (the file is left as it
   ///   was), `.corrupt` (not a store, or damaged: never wiped or recreated;
   ///   see ``moveAside(path:)``), `.newerSchema`, `.notFound`, `.readOnly`,
@@ -28,13 +31,19 @@ extension WebsiteDataStore {
     let hsts: SQLiteHSTSBackend
     let load: RecordLoad<Cookie>
     let hstsLoad: RecordLoad<HSTSEntry>
+    let file: SQLiteStoreFile
+    var configuration = configuration
     do {
       backend = SQLiteCookieBackend(
         database: database, keys: try KeyMaterial(dataKey: dataKey), facts: domainFacts,
         keepsSessionCookies: options.keepsSessionCookies)
       hsts = SQLiteHSTSBackend(database: database, codec: backend.codec)
+      file = SQLiteStoreFile(database: database, cookies: backend, hsts: hsts, facts: domainFacts)
       load = try await backend.load()
       hstsLoad = try await hsts.load()
+      if let saved = try await savedThirdPartyPolicy(in: file) {
+        configuration.thirdPartyPolicy = saved
+      }
     } catch {
       await database.close()  // release the file before throwing
       throw error
@@ -47,10 +56,7 @@ extension WebsiteDataStore {
       hstsStore: HSTSStore(
         clock: clock, domainFacts: domainFacts, persistence: hsts, initialLoad: hstsLoad,
         observedCatchUpInterval: options.observedCatchUpInterval),
-      persistentFile: PersistentFile(
-        path: path,
-        file: SQLiteStoreFile(
-          database: database, cookies: backend, hsts: hsts, facts: domainFacts)))
+      persistentFile: PersistentFile(path: path, file: file))
   }
 
   /// Rotates the key-encryption key: the data key is re-wrapped under `newKey`
