@@ -15,12 +15,15 @@ extension SQLiteConnection {
   ///   SQLite database; ``WebsiteDataStoreError/Code/io`` if SQLite cannot
   ///   allocate the copy.
   package static func deserialized(_ image: [UInt8]) throws -> SQLiteConnection {
+    guard image.count >= minimumFileSize, image.starts(with: headerMagic) else {
+      throw WebsiteDataStoreError(.corrupt, "deserialize: the bytes are not an SQLite database")
+    }
     let connection = try SQLiteConnection(path: "image", mode: .memory)
     let db = try connection.handle("deserialize")
-    guard let copy = sqlite3_malloc64(sqlite3_uint64(max(image.count, 1))) else {
+    guard let copy = sqlite3_malloc64(sqlite3_uint64(image.count)) else {
       throw WebsiteDataStoreError(.io, "deserialize: out of memory for the database image")
     }
-    image.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    image.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }  // non-empty
     // SQLite owns (and frees) the copy from here, even when this fails.
     let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY)
     try SQLiteResult.check(
