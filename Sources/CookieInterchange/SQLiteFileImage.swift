@@ -51,7 +51,7 @@ struct SQLiteFileImage {
       throw WebsiteDataStoreError(.invalidArgument, "\(path) is not a file, so not \(kind)")
     }
     bytes = try Self.readFile(path, kind: kind) ?? []
-    guard bytes.count >= Self.headerSize, bytes.starts(with: Self.magic) else {
+    guard bytes.count >= Self.headerSize, bytes.starts(with: SQLiteConnection.headerMagic) else {
       throw WebsiteDataStoreError(
         .corrupt, "\(path) is not \(kind): it is not an SQLite database")
     }
@@ -65,8 +65,6 @@ struct SQLiteFileImage {
     bytes[19] = 1
   }
 
-  /// The first 16 bytes of every SQLite 3 database file.
-  static let magic: [UInt8] = Array("SQLite format 3\0".utf8)
   /// The size of the database header (§1.3).
   static let headerSize = 100
 

@@ -6,7 +6,7 @@ import Foundation
 extension SQLiteConnection {
   /// The first 16 bytes of every SQLite 3 database file
   /// (https://sqlite.org/fileformat.html, "The Database Header").
-  static let headerMagic: [UInt8] = Array("SQLite format 3\0".utf8)
+  package static let headerMagic: [UInt8] = Array("SQLite format 3\0".utf8)
 
   /// The smallest non-empty database file: one page of the minimum size.
   static let minimumFileSize = 512
