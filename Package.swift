@@ -40,6 +40,10 @@ let package = Package(
     .systemLibrary(
       name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
       providers: [.apt(["libgumbo-dev"])]),
+    // The CLI's only: Chromium's keyring password (`--from-browser`).
+    .systemLibrary(
+      name: "CSecret", path: "Sources/CSecret", pkgConfig: "libsecret-1",
+      providers: [.apt(["libsecret-1-dev"])]),
 
     // The WHATWG URL Standard's URL record and host, pure Swift (IDNA
     // injected): the one URL type of the stores and the loader.
@@ -71,7 +75,7 @@ let package = Package(
       dependencies: ["CookieCore", "WebsiteDataStore", "WebLoader", "CookieInterchange"],
       swiftSettings: strictSettings),
     .executableTarget(
-      name: "SiteDataCLI", dependencies: ["WebsiteData", "WebLoader", "TextFormats"],
+      name: "SiteDataCLI", dependencies: ["WebsiteData", "WebLoader", "TextFormats", "CSecret"],
       swiftSettings: strictSettings),
     .executableTarget(
       name: "SiteDataBench", dependencies: ["WebsiteData"],

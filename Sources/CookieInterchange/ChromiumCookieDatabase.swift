@@ -57,11 +57,35 @@ public enum ChromiumCookieDatabase {
   public static func read(contentsOf path: String, password: String?) async throws
     -> CookieImportResult
   {
+    try await read(contentsOf: path, password: PasswordSource { password })
+  }
+
+  /// Where the keyring password comes from when the database has a `v11`
+  /// value: asked once, at the first such value (so a keyring is never
+  /// consulted for a database that needs none), on the reading thread,
+  /// which may block (a Secret Service lookup, a prompt).
+  public struct PasswordSource: Sendable {
+    /// The password, or `nil` when there is none (each `v11` row then is
+    /// an issue).
+    public var password: @Sendable () throws -> String?
+
+    /// A source that answers with `password()`.
+    public init(_ password: @escaping @Sendable () throws -> String?) {
+      self.password = password
+    }
+  }
+
+  /// Reads every cookie of the database at `path`, asking `password` for the
+  /// keyring password at the first `v11` value; otherwise as the overload
+  /// that takes the password itself.
+  public static func read(contentsOf path: String, password: PasswordSource) async throws
+    -> CookieImportResult
+  {
     try await OffPool.run { try readNow(contentsOf: path, password: password) }
   }
 
-  /// ``read(contentsOf:password:)`` on the calling thread.
-  private static func readNow(contentsOf path: String, password: String?) throws
+  /// Reads the database on the calling thread.
+  private static func readNow(contentsOf path: String, password: PasswordSource) throws
     -> CookieImportResult
   {
     let database = try BrowserDatabaseSnapshot(of: path, kind: "a Chromium cookie database")

@@ -12,18 +12,21 @@ import WebsiteDataStore
 /// - From database version 24, the plaintext starts with SHA-256(`host_key`),
 ///   which must match and is removed: it ties each value to its row's domain.
 ///
-/// The derived keys are made on first use and kept for the whole file.
-/// Not `Sendable`: one reader uses it.
+/// The derived keys are made on first use and kept for the whole file; the
+/// keyring password is asked for (``ChromiumCookieDatabase/PasswordSource``)
+/// at the first `v11` value, once. Not `Sendable`: one reader uses it.
 final class ChromiumCookieValueDecoder {
-  /// The keyring password for `v11` values, if the user gave one.
-  private let password: String?
+  /// Where the keyring password for `v11` values comes from.
+  private let passwordSource: ChromiumCookieDatabase.PasswordSource
+  /// Whether `passwordSource` was asked (its answer is `v11Cipher`).
+  private var askedForPassword = false
   /// Whether plaintexts start with SHA-256(`host_key`).
   private let hashesDomain: Bool
   private var v10Cipher: ChromiumCookieCipher?
   private var v11Cipher: ChromiumCookieCipher?
 
-  init(password: String?, hashesDomain: Bool) {
-    self.password = password
+  init(password: ChromiumCookieDatabase.PasswordSource, hashesDomain: Bool) {
+    self.passwordSource = password
     self.hashesDomain = hashesDomain
   }
 
@@ -50,12 +53,15 @@ final class ChromiumCookieValueDecoder {
       cipher = try v10Cipher ?? ChromiumCookieCipher(password: ChromiumCookieCipher.v10Password)
       v10Cipher = cipher
     case ChromiumCookieCipher.v11Tag:
-      guard let password else {
+      if !askedForPassword {
+        askedForPassword = true
+        v11Cipher = try passwordSource.password().map { try ChromiumCookieCipher(password: $0) }
+      }
+      guard let v11Cipher else {
         throw CookieRowProblem(
           "the value is encrypted with the keyring password (v11); give that password to read it")
       }
-      cipher = try v11Cipher ?? ChromiumCookieCipher(password: password)
-      v11Cipher = cipher
+      cipher = v11Cipher
     default:
       throw CookieRowProblem(
         "encrypted_value has an unknown format (it does not start with v10 or v11)")

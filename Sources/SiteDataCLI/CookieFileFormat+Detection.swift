@@ -23,16 +23,6 @@ extension CookieFileFormat {
   /// The first 16 bytes of every SQLite database file ("SQLite format 3\0").
   static let sqliteMagic = Array("SQLite format 3".utf8) + [0]
 
-  /// The database inside a browser profile folder: Chromium's `Cookies`
-  /// (or `Network/Cookies`, where Chromium 96 and later keep it), or
-  /// Firefox's `cookies.sqlite`; `nil` when the folder has none.
-  static func databaseInProfile(_ folder: String) -> String? {
-    ["Network/Cookies", "Cookies", "cookies.sqlite"].map { folder + "/" + $0 }.first {
-      var info = stat()
-      return stat($0, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-    }
-  }
-
   /// The first page of the database file at `path` (at most 64 KiB, the
   /// largest SQLite page), or its first bytes; empty when it cannot be read.
   static func firstPage(of path: String) -> ArraySlice<UInt8> {

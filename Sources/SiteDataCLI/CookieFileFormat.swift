@@ -39,8 +39,8 @@ enum BrowserCookieDatabases {
   /// Reads a browser database.
   ///
   /// - Parameters:
-  ///   - password: Chromium's v11 password (the "Chromium Safe Storage" one
-  ///     of the keyring).
+  ///   - password: where Chromium's v11 password comes from (the
+  ///     "Chromium Safe Storage" one of the keyring): ``ChromiumPassword``.
   ///   - container: a Firefox container (`userContextId`); `nil`: the default
   ///     jar (0).
   /// - Throws: malformed input when the file is not such a database (or is
@@ -48,7 +48,8 @@ enum BrowserCookieDatabases {
   ///   else (a missing file, a wrong password); each names the file and the
   ///   reason, never a value.
   static func read(
-    _ format: CookieFileFormat, path: String, password: String?, container: Int?
+    _ format: CookieFileFormat, path: String, password: ChromiumCookieDatabase.PasswordSource,
+    container: Int?
   ) async throws(CLIError) -> CookieImportResult {
     do {
       switch format {

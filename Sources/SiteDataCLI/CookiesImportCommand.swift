@@ -8,9 +8,9 @@ enum CookiesImportCommand: Command {
   static let fullName = "cookies import"
   static let abstract = "Import cookies from a cookies.txt, JSON or browser file."
   static let usage =
-    "sitedata cookies import <file> [--format netscape|json|chromium|firefox]"
-    + " [--domain <domain>] [--quiet] [--password-stdin] [--container <id>] [<store options>]"
-    + " [--ephemeral]"
+    "sitedata cookies import (<file> [--format netscape|json|chromium|firefox]"
+    + " | --from-browser chromium|chrome|firefox [--profile <name>]) [--domain <domain>]"
+    + " [--quiet] [--password-stdin] [--container <id>] [<store options>] [--ephemeral]"
 
   /// The environment variable with Chromium's v11 password.
   static let chromiumPasswordVariable = "SITEDATA_CHROMIUM_PASSWORD"
@@ -23,6 +23,15 @@ enum CookiesImportCommand: Command {
                               or cookies.sqlite (Firefox).
 
     OPTIONS:
+      --from-browser <name>   Read a browser's own profile instead of a file:
+                              chromium (~/.config/chromium), chrome
+                              (~/.config/google-chrome) or firefox
+                              (~/.mozilla/firefox, as profiles.ini lists them);
+                              their Flatpak and snap folders too.
+      --profile <name>        With --from-browser: the profile, by the name the
+                              browser shows, its folder's name, or a path;
+                              default: the browser's default profile (the last
+                              used one for Chromium).
       --format <format>       netscape: a cookies.txt as curl (-c), wget and yt-dlp
                               write it; json: a 'cookies export --format json'
                               file; chromium: a Chromium profile's Cookies
@@ -35,7 +44,9 @@ enum CookiesImportCommand: Command {
                               subdomains (an internationalized name is taken in
                               either form).
       --password-stdin        chromium: read the password of v11 values from stdin
-                              (or set \(chromiumPasswordVariable)).
+                              (or set \(chromiumPasswordVariable)). Without
+                              either, the password is asked of the keyring
+                              (Secret Service), then, on a terminal, of you.
       --container <id>        firefox: import this container's cookies (its
                               userContextId, as in the profile's
                               containers.json); default: 0, the cookies outside
@@ -63,14 +74,34 @@ enum CookiesImportCommand: Command {
       arguments,
       options: StoreOptions.options(ephemeral: true) + [
         .value("format"), .flag("password-stdin"), .value("container"), .value("domain"),
-        .flag("quiet", short: "q"),
+        .flag("quiet", short: "q"), .value("from-browser"), .value("profile"),
       ], of: Self.self)
-    var path = try parsed.positionals(["<file>"], of: Self.self)[0]
-    let given = try parsed.values["format"].map { name throws(CLIError) in
+    let browser = try browserOption(parsed)
+    var given = try parsed.values["format"].map { name throws(CLIError) in
       try CookieFileFormat.parse(name, allowed: CookieFileFormat.allCases, of: Self.self)
     }
+    var path: String
+    if let browser {
+      guard given == nil else {
+        throw .usage("--from-browser reads the browser's own format; drop --format", of: Self.self)
+      }
+      _ = try parsed.positionals([], of: Self.self)
+      let profile = try findProfile(of: browser, named: parsed.values["profile"])
+      if !parsed.flags.contains("quiet") {
+        Console.error(
+          "Note: reading \(browser.displayName) profile '\(CookieText.printable(profile.name))'"
+            + " (\(CookieText.printable(profile.database)))\n")
+      }
+      path = profile.database
+      given = browser.isChromiumBased ? .chromium : .firefox
+    } else {
+      if parsed.values["profile"] != nil {
+        throw .usage("--profile is for --from-browser", of: Self.self)
+      }
+      path = try parsed.positionals(["<file>"], of: Self.self)[0]
+    }
     if path != "-", isFolder(path) {
-      guard let database = CookieFileFormat.databaseInProfile(path) else {
+      guard let database = BrowserProfile.cookieDatabase(inFolder: path) else {
         throw .failure(
           "\(path) is a folder without a browser cookie database"
             + " (Cookies, Network/Cookies or cookies.sqlite)")
@@ -142,7 +173,9 @@ enum CookiesImportCommand: Command {
         password = try readPassword()
       }
       read = try await BrowserCookieDatabases.read(
-        resolved, path: path, password: password, container: container)
+        resolved, path: path,
+        password: ChromiumPassword.source(given: password, browser: browser, path: path),
+        container: container)
     }
     if let domain = parsed.values["domain"] {
       read = read.filtered(
@@ -202,6 +235,27 @@ enum CookiesImportCommand: Command {
   /// What a JSON cookie file may be: 256 MiB.
   private static let jsonLimits = InputFile.Limits(
     bytes: JSONCookieFile.maximumDocumentSize, lineBytes: nil, kind: "a JSON cookie file")
+
+  /// The browser `--from-browser` names.
+  private static func browserOption(_ parsed: Arguments) throws(CLIError) -> WebBrowser? {
+    guard let name = parsed.values["from-browser"] else { return nil }
+    guard let browser = WebBrowser(rawValue: name) else {
+      let names = WebBrowser.allCases.map(\.rawValue).joined(separator: ", ")
+      throw .usage("Unknown browser '\(name)' (one of \(names))", of: Self.self)
+    }
+    return browser
+  }
+
+  /// The profile `--from-browser` and `--profile` name.
+  private static func findProfile(of browser: WebBrowser, named name: String?)
+    throws(CLIError) -> BrowserProfile
+  {
+    do {
+      return try BrowserProfile.profile(of: browser, named: name)
+    } catch {
+      throw .failure(CookieText.printable("\(error)"))
+    }
+  }
 
   /// Whether `path` is a folder (a browser profile).
   private static func isFolder(_ path: String) -> Bool {
