@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestServer
 import ProcessHarness
 import Testing
 
@@ -164,6 +165,58 @@ import Testing
 
   /// Chrome's password is stored under `chrome`: Chromium's is not taken
   /// for it, and the row stays unread.
+  /// The real Chromium (Debian's), on a private session bus with GNOME
+  /// Keyring and `--password-store=gnome-libsecret`, makes its own random
+  /// Safe Storage password, keeps it in the keyring and encrypts the cookie
+  /// a loopback page sets as `v11`; the import finds the profile and the
+  /// password, and gets the value back.
+  @Test func aProfileTheRealChromiumWroteUnderItsKeyring() async throws {
+    let sandbox = try CLISandbox()
+    let server = try TestServer.shared()
+    let page =
+      server.origin("http", "a.test") + "/set?c="
+      + "login=written-by-chromium; Max-Age=86400; Path=/; HttpOnly".queryEncoded
+    let script = try sandbox.write(
+      """
+      set -e
+      export XDG_RUNTIME_DIR="$KEYRING_FOLDER/run" XDG_DATA_HOME="$KEYRING_FOLDER/data"
+      mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+      printf 'unlock' | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+      timeout 120 /usr/bin/chromium --headless=new --no-sandbox --disable-gpu \
+        --disable-dev-shm-usage --no-first-run --password-store=gnome-libsecret \
+        --user-data-dir="$XDG_CONFIG_HOME/chromium" --host-resolver-rules="MAP * 127.0.0.1" \
+        --dump-dom "$PAGE" >/dev/null 2>"$KEYRING_FOLDER/chromium.log"
+      export XDG_DATA_HOME="$STORE_DATA_HOME"
+      exec "$@"
+
+      """, to: "chromium-session.sh")
+    var environment = Self.keyringEnvironment(sandbox, storedPassword: nil)
+    environment["PAGE"] = page
+    let outcome = try await sandbox.run(
+      ["cookies", "import", "--from-browser", "chromium"], environment: environment,
+      launcher: ["/usr/bin/dbus-run-session", "--", "/bin/sh", script])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(
+      outcome.stdout == "imported 1, skipped 0 (unreadable), rejected 0 (refused by the store)\n")
+    #expect(
+      outcome.stderr.contains(
+        "Note: the keyring's chromium Safe Storage password unlocks v11 values\n"))
+    let cookie = try #require(try await Self.storedCookie(sandbox, named: "login"))
+    #expect(cookie["value"] as? String == "written-by-chromium")
+    #expect(cookie["domain"] as? String == "a.test" && cookie["hostOnly"] as? Bool == true)
+    #expect(cookie["httpOnly"] as? Bool == true)
+    // The value on disk was the keyring's kind (v11), not the fixed v10 key.
+    let prefix = try await ChildProcess.run(
+      "/usr/bin/python3",
+      arguments: [
+        "-c",
+        "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("
+          + "'SELECT substr(encrypted_value, 1, 3) FROM cookies').fetchone()[0].decode())",
+        sandbox.configHome + "/chromium/Default/Cookies",
+      ])
+    #expect(prefix.stdoutText == "v11\n", "\(prefix.stderrText)")
+  }
+
   @Test func theKeyringIsAskedUnderTheBrowsersName() async throws {
     let sandbox = try CLISandbox()
     _ = try await Self.makeHome(sandbox)
