@@ -40,8 +40,18 @@ Page routes (WebPageTests):
                         requests for K in progress, itself included)
   /logged?key=K         JSON list of the requests recorded under K: path,
                         cookie, user_agent, referer, accept, in_flight
+
+Form route (form tests): what a form submitted, decoded by Python's own
+parsers (urllib.parse for the query and urlencoded bodies, email for
+multipart/form-data, lines for text/plain):
+  /form[?cs=CHARSET]    JSON: method, content_type, cookie, query (pairs of
+                        the query string), pairs (of the body: [name, value]
+                        or [name, value, filename] for a file part), raw (the
+                        body as latin-1 text); as application/json
 """
 import base64
+import email.parser
+import email.policy
 import gzip
 import html
 import json
@@ -53,7 +63,7 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, parse_qsl, urlsplit
 
 connection_counter = 0
 counter_lock = threading.Lock()
@@ -220,7 +230,37 @@ class Handler(BaseHTTPRequestHandler):
     # what the server received for each key.
 
     def page_routes(self):
-        return {"/page": self.route_page, "/logged": self.route_logged}
+        return {"/page": self.route_page, "/logged": self.route_logged, "/form": self.route_form}
+
+    def route_form(self):
+        charset = self.param("cs", "utf-8")
+        content_type = self.headers.get("Content-Type") or ""
+        query = urlsplit(self.path).query
+        body = self.request_body
+        pairs = []
+        if content_type.startswith("multipart/form-data"):
+            message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+                b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
+            for part in message.iter_parts():
+                name = part.get_param("name", header="content-disposition")
+                value = (part.get_payload(decode=True) or b"").decode(charset)
+                filename = part.get_filename()
+                pairs.append([name, value] if filename is None else [name, value, filename])
+        elif content_type.startswith("text/plain"):
+            for line in body.decode(charset).split("\r\n")[:-1]:
+                pairs.append(line.split("=", 1))
+        elif body:
+            pairs = [list(p) for p in parse_qsl(body.decode("ascii"), keep_blank_values=True,
+                                                 encoding=charset)]
+        reply = {
+            "method": self.command,
+            "content_type": content_type,
+            "cookie": self.headers.get("Cookie"),
+            "query": [list(p) for p in parse_qsl(query, keep_blank_values=True, encoding=charset)],
+            "pairs": pairs,
+            "raw": body.decode("latin-1"),
+        }
+        self.reply(200, json.dumps(reply).encode(), [("Content-Type", "application/json")])
 
     def route_page(self):
         key = self.param("key")

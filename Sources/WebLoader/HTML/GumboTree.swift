@@ -23,21 +23,45 @@ final class GumboTree {
 
   deinit { websitedata_gumbo_destroy(output) }
 
+  /// Where an element sits, as form submission sees it: its nearest
+  /// `<form>` ancestor, and the `<datalist>` and disabled `<fieldset>`
+  /// ancestors that change what its controls submit.
+  private struct Ancestry {
+    var form: Int?
+    var inDatalist = false
+    var disabledByFieldset = false
+  }
+
   /// Walks the tree in tree order without recursion (hostile documents nest
   /// deeply), skipping `<template>` contents (inert, HTML §4.12.3).
   func scan() -> HTMLScan {
     var scan = HTMLScan()
-    var stack: [UnsafeMutablePointer<GumboNode>] = [output.pointee.document]
-    while let node = stack.popLast() {
+    var stack: [(UnsafeMutablePointer<GumboNode>, Ancestry)] = [
+      (output.pointee.document, Ancestry())
+    ]
+    while let (node, ancestry) = stack.popLast() {
       switch node.pointee.type {
       case GUMBO_NODE_DOCUMENT:
-        push(node.pointee.v.document.children, onto: &stack)
+        push(node.pointee.v.document.children, ancestry, onto: &stack)
       case GUMBO_NODE_ELEMENT:
         let element = node.pointee.v.element
+        var inner = ancestry
         if element.tag_namespace == GUMBO_NAMESPACE_HTML {
-          visit(element, into: &scan)
+          visit(element, ancestry, into: &scan)
+          switch element.tag {
+          case GUMBO_TAG_FORM:
+            inner.form = scan.forms.count - 1
+          case GUMBO_TAG_DATALIST:
+            inner.inDatalist = true
+          case GUMBO_TAG_FIELDSET where Self.attributes(of: element)["disabled"] != nil:
+            // The first <legend> child stays enabled (HTML §4.10.18.2).
+            pushFieldsetChildren(element.children, ancestry, onto: &stack)
+            continue
+          default:
+            break
+          }
         }
-        push(element.children, onto: &stack)
+        push(element.children, inner, onto: &stack)
       default:
         break  // text, comments, and templates (whose contents are inert)
       }
@@ -46,7 +70,7 @@ final class GumboTree {
   }
 
   /// Records what the page needs from one HTML element.
-  private func visit(_ element: GumboElement, into scan: inout HTMLScan) {
+  private func visit(_ element: GumboElement, _ ancestry: Ancestry, into scan: inout HTMLScan) {
     switch element.tag {
     case GUMBO_TAG_TITLE where scan.title == nil:
       scan.title = Self.text(of: element)
@@ -64,16 +88,113 @@ final class GumboTree {
       scan.fetchingElements.append((.script, Self.attributes(of: element)))
     case GUMBO_TAG_IFRAME:
       scan.fetchingElements.append((.iframe, Self.attributes(of: element)))
+    case GUMBO_TAG_FORM:
+      scan.forms.append(Self.attributes(of: element))
+    case GUMBO_TAG_INPUT:
+      scan.controls.append(control(.input, element, ancestry))
+    case GUMBO_TAG_BUTTON:
+      scan.controls.append(control(.button, element, ancestry))
+    case GUMBO_TAG_TEXTAREA:
+      var textarea = control(.textarea, element, ancestry)
+      textarea.text = Self.text(of: element)
+      scan.controls.append(textarea)
+    case GUMBO_TAG_SELECT:
+      var select = control(.select, element, ancestry)
+      select.options = Self.options(of: element)
+      scan.controls.append(select)
     default:
       break
     }
   }
 
+  private func control(
+    _ tag: HTMLScan.Control.Tag, _ element: GumboElement, _ ancestry: Ancestry
+  ) -> HTMLScan.Control {
+    HTMLScan.Control(
+      tag: tag, attributes: Self.attributes(of: element), ancestorForm: ancestry.form,
+      inDatalist: ancestry.inDatalist, disabledByFieldset: ancestry.disabledByFieldset)
+  }
+
+  /// A `<select>`'s `<option>` descendants in tree order ("list of options",
+  /// HTML §4.10.7: children, and children of `<optgroup>` children).
+  private static func options(of select: GumboElement) -> [HTMLScan.Option] {
+    var options: [HTMLScan.Option] = []
+    func add(_ children: GumboVector, inDisabledGroup: Bool) {
+      for child in elements(children) {
+        let element = child.pointee.v.element
+        if element.tag == GUMBO_TAG_OPTION {
+          options.append(
+            HTMLScan.Option(
+              attributes: attributes(of: element), text: descendantText(of: child),
+              inDisabledGroup: inDisabledGroup))
+        } else if element.tag == GUMBO_TAG_OPTGROUP, !inDisabledGroup {
+          add(element.children, inDisabledGroup: attributes(of: element)["disabled"] != nil)
+        }
+      }
+    }
+    add(select.children, inDisabledGroup: false)
+    return options
+  }
+
+  /// The HTML elements among `children`.
+  private static func elements(_ children: GumboVector) -> [UnsafeMutablePointer<GumboNode>] {
+    guard let data = children.data else { return [] }
+    return (0..<Int(children.length)).compactMap { index in
+      guard let child = data[index]?.assumingMemoryBound(to: GumboNode.self),
+        child.pointee.type == GUMBO_NODE_ELEMENT,
+        child.pointee.v.element.tag_namespace == GUMBO_NAMESPACE_HTML
+      else { return nil }
+      return child
+    }
+  }
+
+  /// The text of a node's descendants, in tree order (`textContent`).
+  private static func descendantText(of node: UnsafeMutablePointer<GumboNode>) -> String {
+    var text = ""
+    var stack = [node]
+    while let node = stack.popLast() {
+      switch node.pointee.type {
+      case GUMBO_NODE_ELEMENT:
+        let children = node.pointee.v.element.children
+        guard let data = children.data else { continue }
+        for index in (0..<Int(children.length)).reversed() {
+          if let child = data[index] { stack.append(child.assumingMemoryBound(to: GumboNode.self)) }
+        }
+      case GUMBO_NODE_TEXT, GUMBO_NODE_WHITESPACE, GUMBO_NODE_CDATA:
+        if let characters = node.pointee.v.text.text { text += String(cString: characters) }
+      default:
+        break
+      }
+    }
+    return text
+  }
+
+  /// Pushes a disabled fieldset's children: all of them disabled, but for
+  /// the first `<legend>` child.
+  private func pushFieldsetChildren(
+    _ children: GumboVector, _ ancestry: Ancestry,
+    onto stack: inout [(UnsafeMutablePointer<GumboNode>, Ancestry)]
+  ) {
+    let legend = Self.elements(children).first { $0.pointee.v.element.tag == GUMBO_TAG_LEGEND }
+    guard let data = children.data else { return }
+    var disabled = ancestry
+    disabled.disabledByFieldset = true
+    for index in (0..<Int(children.length)).reversed() {
+      guard let child = data[index]?.assumingMemoryBound(to: GumboNode.self) else { continue }
+      stack.append((child, child == legend ? ancestry : disabled))
+    }
+  }
+
   /// Pushes a node's children in reverse, so that they pop in tree order.
-  private func push(_ children: GumboVector, onto stack: inout [UnsafeMutablePointer<GumboNode>]) {
+  private func push(
+    _ children: GumboVector, _ ancestry: Ancestry,
+    onto stack: inout [(UnsafeMutablePointer<GumboNode>, Ancestry)]
+  ) {
     guard let data = children.data else { return }
     for index in (0..<Int(children.length)).reversed() {
-      if let child = data[index] { stack.append(child.assumingMemoryBound(to: GumboNode.self)) }
+      if let child = data[index] {
+        stack.append((child.assumingMemoryBound(to: GumboNode.self), ancestry))
+      }
     }
   }
 

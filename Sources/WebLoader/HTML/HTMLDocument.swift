@@ -5,8 +5,8 @@ import WebsiteDataStore
 /// An HTML document as a headless loader reads it: decoded in the right
 /// encoding, parsed by a real HTML5 parser (Gumbo, the HTML Standard's
 /// tokenizer and tree construction), and reduced to what a program needs
-/// without a script engine: the title, theme colour, base URL, metadata and
-/// the subresources the document asks for.
+/// without a script engine: the title, theme colour, base URL, metadata,
+/// the subresources the document asks for, and its forms.
 ///
 /// There is no DOM and no JavaScript: the tree is read once and freed.
 ///
@@ -58,6 +58,8 @@ public struct HTMLDocument: Sendable {
   /// The images, scripts, stylesheets and iframes the document fetches, in
   /// tree order, each URL once per kind.
   public let subresources: [HTMLSubresource]
+  /// The document's forms, in tree order, each with its controls.
+  public let forms: [HTMLForm]
 
   /// Decodes and parses a document received as bytes.
   ///
@@ -114,5 +116,7 @@ public struct HTMLDocument: Sendable {
     themeColor = Self.themeColor(scan.metas)
     metadata = Self.metadata(scan, resolver: resolver)
     subresources = Self.subresources(scan, resolver: resolver)
+    forms = HTMLForm.forms(
+      scan, documentURL: url, resolver: resolver, documentEncoding: encoding)
   }
 }

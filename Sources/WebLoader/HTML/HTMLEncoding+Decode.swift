@@ -43,14 +43,14 @@ extension HTMLEncoding {
     case .replacement:
       return bytes.isEmpty ? "" : "\u{FFFD}"
     case .iconv(let name):
-      return String(decoding: try IconvDecoder(from: name).decode(bytes), as: UTF8.self)
+      return String(decoding: try IconvConverter(from: name).decode(bytes), as: UTF8.self)
     }
   }
 
   /// windows-1252's bytes 0x80–0x9F (index-windows-1252.txt of the Encoding
   /// Standard); the five bytes Windows leaves undefined map to the C1
   /// controls of the same value, as in the standard.
-  private static let windows1252C1: [UInt32] = [
+  static let windows1252C1: [UInt32] = [
     0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
     0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
     0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,

@@ -97,7 +97,7 @@ final class NavigationRunner {
   /// The request the navigation action describes.
   private func actionRequest() throws(WebPage.NavigationError) -> URLRequest {
     switch source {
-    case .request(let request), .simulated(let request, _):
+    case .request(let request), .simulated(let request, _), .submission(let request, _):
       guard request.url != nil else {
         throw WebPage.NavigationError(.invalidURL, "the request has no URL")
       }
@@ -229,7 +229,7 @@ final class NavigationRunner {
       return .given(
         .bytes(Array(data), contentType: mimeType, encoding: HTMLEncoding(encoding)), url: baseURL,
         mimeType: mimeType, encodingName: HTMLEncoding(encoding)?.name)
-    case .request:
+    case .request, .submission:
       guard let url = request.url else {
         throw WebPage.NavigationError(.invalidURL, "the request has no URL")
       }
@@ -282,10 +282,13 @@ final class NavigationRunner {
     let loadRequest = LoadRequest(
       url: record, method: (request.httpMethod ?? "GET").uppercased(), headers: headers,
       body: request.httpBody.map { Array($0) })
+    // A form submission is initiated by its document (SameSite sees a
+    // cross-site POST as cross-site); a `load` call by the user.
+    let initiator = source.initiator.flatMap { try? store.url($0) }
     let response: LoadResponse
     do {
       response = try await session.load(
-        loadRequest, context: .navigation(),
+        loadRequest, context: .navigation(initiator: initiator),
         onRedirect: { [self] hop in await self.redirect(hop) },
         onResponse: { [self] hop in await self.decideResponse(hop) })
     } catch {

@@ -97,10 +97,41 @@ extension WebPage {
     task.cancel()
   }
 
+  /// Submits `form` with `submitter` (one of its ``HTMLForm/submitButtons``;
+  /// nil for a submission without a button): the request of
+  /// ``HTMLForm/submission(using:)``, as a navigation of type
+  /// ``NavigationType/formSubmitted`` that the form's document initiated,
+  /// so the store sees a same-site or cross-site request as a browser would
+  /// (a cross-site POST carries no `SameSite=Lax` cookie).
+  ///
+  /// The form may come from any document (usually the page's own,
+  /// ``document``, filled with ``HTMLForm/filling(_:)``). When it cannot be
+  /// submitted, the navigation fails with
+  /// ``NavigationError/Code/invalidFormSubmission`` and the form's
+  /// ``HTMLFormError`` as its underlying error.
+  @discardableResult
+  public func submit(_ form: HTMLForm, using submitter: HTMLFormControl? = nil) -> Navigation {
+    let submission: HTMLFormSubmission
+    do {
+      submission = try form.submission(using: submitter)
+    } catch {
+      let (channel, navigation) = NavigationChannel.make(broadcaster: updates)
+      channel.fail(
+        NavigationError(
+          .invalidFormSubmission, "the form cannot be submitted (\(error.code))",
+          url: form.action, underlying: error))
+      return navigation
+    }
+    return start(
+      .submission(submission.urlRequest, initiator: submission.initiator), type: .formSubmitted)
+  }
+
   /// Starts a navigation, replacing the running one.
   private func start(
     _ source: NavigationSource, type: NavigationType, item: BackForwardList.Item.ID? = nil
   ) -> Navigation {
+    let type =
+      source.isFormPost && (type == .reload || type == .backForward) ? .formResubmitted : type
     if let (previous, task) = running.withLock({ $0 }) {
       let error = NavigationError(.cancelled, "a newer navigation replaced it")
       if previous.fail(error) {

@@ -10,6 +10,11 @@ extension WebPage {
     case reload
     /// ``WebPage/load(_:)-(BackForwardList.Item)``, `goBack()`, `goForward()`.
     case backForward
+    /// ``WebPage/submit(_:using:)``.
+    case formSubmitted
+    /// A reload or back/forward move to the result of a form's POST (which
+    /// posts the form again).
+    case formResubmitted
   }
 
   /// A request the page is about to make for its main frame, as the

@@ -37,6 +37,11 @@ extension WebPage {
       /// persistent store: wrong key, damaged file...), or the loader
       /// refused the configuration.
       public static let dataStoreUnavailable = Code("data-store-unavailable")
+      /// ``WebPage/submit(_:using:)`` was given a form it cannot submit:
+      /// the submitter is not one of its submit buttons, its action is not
+      /// an http(s) URL, or its method is `dialog` (see ``underlying``, an
+      /// ``HTMLFormError``).
+      public static let invalidFormSubmission = Code("invalid-form-submission")
     }
 
     /// The kind of failure.

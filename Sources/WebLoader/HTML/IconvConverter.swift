@@ -4,15 +4,18 @@
   import Musl
 #endif
 
-/// One glibc `iconv(3)` conversion descriptor from a legacy encoding to
-/// UTF-8: the single choke point between the page code and iconv.
+/// One glibc `iconv(3)` conversion descriptor between a legacy encoding and
+/// UTF-8, either way: the single choke point between the page code and
+/// iconv (``decode(_:)`` for documents, ``encode(_:unencodable:)`` for form
+/// submissions).
 ///
 /// Owns its `iconv_t` and closes it in `deinit`; not `Sendable` (one owner,
 /// used inside one synchronous call).
-final class IconvDecoder {
-  private let descriptor: iconv_t
+final class IconvConverter {
+  let descriptor: iconv_t
 
-  /// Opens a converter from `encoding` (an iconv name such as `CP932`).
+  /// Opens a converter from `encoding` (an iconv name such as `CP932`) to
+  /// UTF-8.
   ///
   /// - Throws: `HTMLDocumentError(.unsupportedEncoding)` when this C library
   ///   has no such converter (for example, glibc without its gconv modules).
@@ -22,6 +25,14 @@ final class IconvDecoder {
       throw HTMLDocumentError(
         .unsupportedEncoding, "iconv cannot convert from \(encoding) (errno \(errno))")
     }
+    self.descriptor = descriptor
+  }
+
+  /// Opens a converter from UTF-8 to `encoding`; nil when this C library
+  /// has no such converter.
+  init?(to encoding: String) {
+    let descriptor = iconv_open(encoding, "UTF-8")
+    guard let descriptor, descriptor != iconv_t(bitPattern: -1) else { return nil }
     self.descriptor = descriptor
   }
 
@@ -66,7 +77,7 @@ final class IconvDecoder {
 
   /// One `iconv(3)` call into `chunk`, whose output is appended to `output`;
   /// the `errno` of a failure, or 0.
-  private func convert(
+  func convert(
     _ inPointer: inout UnsafeMutablePointer<CChar>?, _ inLeft: inout Int,
     into chunk: inout [UInt8], appendingTo output: inout [UInt8]
   ) -> Int32 {
