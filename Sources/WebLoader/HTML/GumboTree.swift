@@ -85,7 +85,15 @@ final class GumboTree {
     case GUMBO_TAG_IMG:
       scan.fetchingElements.append((.img, Self.attributes(of: element)))
     case GUMBO_TAG_SCRIPT:
-      scan.fetchingElements.append((.script, Self.attributes(of: element)))
+      let attributes = Self.attributes(of: element)
+      scan.fetchingElements.append((.script, attributes))
+      if attributes["src"] == nil, Self.text(of: element).contains("submit(") {
+        scan.scriptSubmitsAForm = true
+      }
+    case GUMBO_TAG_BODY:
+      if Self.attributes(of: element)["onload"]?.contains("submit(") == true {
+        scan.scriptSubmitsAForm = true
+      }
     case GUMBO_TAG_IFRAME:
       scan.fetchingElements.append((.iframe, Self.attributes(of: element)))
     case GUMBO_TAG_FORM:

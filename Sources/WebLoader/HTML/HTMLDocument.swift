@@ -60,6 +60,24 @@ public struct HTMLDocument: Sendable {
   public let subresources: [HTMLSubresource]
   /// The document's forms, in tree order, each with its controls.
   public let forms: [HTMLForm]
+  /// The form this document posts by itself as soon as it loads, as an
+  /// OpenID Connect `form_post` response or a SAML POST binding does: the
+  /// document's only form, holding nothing but hidden fields (and buttons,
+  /// such as a `<noscript>` "Continue"), with a `<body onload>` or an
+  /// inline script that calls `submit()`. No script runs here: submit it
+  /// with ``WebPage/submit(_:using:)`` to do what the browser would.
+  public var selfSubmittingForm: HTMLForm? {
+    guard submitsOnLoad, forms.count == 1, let form = forms.first else { return nil }
+    let hidden = form.controls.filter { $0.kind == .input(.hidden) }
+    guard !hidden.isEmpty, form.controls.allSatisfy({ $0.kind == .input(.hidden) || $0.isButton })
+    else { return nil }
+    return form
+  }
+  /// Whether a script of the document calls `submit()` on load.
+  let submitsOnLoad: Bool
+  /// The first valid `<meta http-equiv=refresh>` (HTML §4.2.5.3), which a
+  /// ``WebPage`` follows as a client redirect.
+  public let refresh: HTMLRefresh?
 
   /// Decodes and parses a document received as bytes.
   ///
@@ -116,6 +134,15 @@ public struct HTMLDocument: Sendable {
     themeColor = Self.themeColor(scan.metas)
     metadata = Self.metadata(scan, resolver: resolver)
     subresources = Self.subresources(scan, resolver: resolver)
+    submitsOnLoad = scan.scriptSubmitsAForm
+    refresh =
+      scan.metas.lazy.filter {
+        $0["http-equiv"]?.trimmingASCIIWhitespace.asciiLowercased == "refresh"
+      }.compactMap { meta in
+        meta["content"].flatMap {
+          HTMLRefresh(content: $0, documentURL: url, resolve: resolver.resolve)
+        }
+      }.first
     forms = HTMLForm.forms(
       scan, documentURL: url, resolver: resolver, documentEncoding: encoding)
   }

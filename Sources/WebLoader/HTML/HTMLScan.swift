@@ -19,6 +19,10 @@ struct HTMLScan: Sendable {
   /// and `link` (the stylesheets among them).
   var fetchingElements: [(tag: FetchingTag, attributes: Attributes)] = []
 
+  /// Whether the document's scripts would submit a form on load: the
+  /// `<body onload>` or an inline `<script>` calls `submit()` (no script
+  /// runs; this is what a self-posting page looks like).
+  var scriptSubmitsAForm = false
   /// Every `<form>` element's attributes, in tree order.
   var forms: [Attributes] = []
   /// Every form control (`input`, `button`, `select`, `textarea`), in tree

@@ -15,9 +15,14 @@ import WebsiteDataStore
 final class NavigationRunner {
   private weak var page: WebPage?
   private let channel: NavigationChannel
-  private let source: NavigationSource
-  private let type: WebPage.NavigationType
-  private let item: WebPage.BackForwardList.Item.ID?
+  /// What the current step loads: the navigation's source, then each
+  /// refresh it follows.
+  private var source: NavigationSource
+  private var type: WebPage.NavigationType
+  private var item: WebPage.BackForwardList.Item.ID?
+  /// Declarative refreshes followed so far (each replaces the history
+  /// entry of the document that asked for it, HTML §4.2.5.3).
+  private var refreshesFollowed = 0
   private let configuration: WebPage.Configuration
   private var preferences: WebPage.NavigationPreferences
   /// Redirects followed so far (the decider is not asked past the limit).
@@ -60,13 +65,45 @@ final class NavigationRunner {
     }
   }
 
+  /// The navigation's documents: the first, then each declarative refresh
+  /// it follows (``WebPage/Configuration/maximumRefreshDelay``), in the
+  /// same navigation, until one finishes without a refresh.
   private func navigate() async throws(WebPage.NavigationError) {
-    let request = try actionRequest()
-    try await decide(
-      WebPage.NavigationAction(
+    while true {
+      let request = try actionRequest()
+      let action = WebPage.NavigationAction(
         request: request, navigationType: type, isRedirect: false, redirectedFrom: nil,
-        redirectHop: nil, navigationID: channel.id))
-    try emit(.startedProvisionalNavigation, progress: 0.1)
+        redirectHop: nil, navigationID: channel.id)
+      do {
+        try await decide(action)
+      } catch  where refreshesFollowed > 0 && error.code == .frameLoadInterruptedByPolicyChange {
+        // A refresh the decider cancels leaves the navigation on the
+        // document that asked for it, finished.
+        try finish()
+        return
+      }
+      try emit(.startedProvisionalNavigation, progress: 0.1)
+      let (main, document) = try await loadDocument(request)
+      guard let refresh = refresh(of: main, document: document) else {
+        try finish()
+        return
+      }
+      try await wait(seconds: refresh.delay)
+      refreshesFollowed += 1
+      source = .initiated(URLRequest(url: refresh.url), by: main.url)
+      type = .other
+      item = nil
+    }
+  }
+
+  /// One document: fetched, decided on, parsed, committed, with its
+  /// subresources.
+  private func loadDocument(_ request: URLRequest) async throws(WebPage.NavigationError)
+    -> (MainResource, HTMLDocument?)
+  {
+    responseDecided = false
+    redirectsFollowed = 0
+    redirectHops = []
     let main = try await fetchMainResource(request)
     try livePage().estimatedProgress = 0.5
     if !responseDecided {
@@ -87,6 +124,33 @@ final class NavigationRunner {
     if preferences.loadsSubresources, let document, !document.subresources.isEmpty {
       try await loadSubresources(of: document)
     }
+    return (main, document)
+  }
+
+  /// The refresh to follow after `main`: its `Refresh` header, else its
+  /// document's `<meta http-equiv=refresh>`, when its delay is within the
+  /// configuration's limit and the redirect limit is not reached.
+  private func refresh(of main: MainResource, document: HTMLDocument?) -> HTMLRefresh? {
+    guard let limit = configuration.maximumRefreshDelay,
+      refreshesFollowed < configuration.transport.redirectLimit
+    else { return nil }
+    let header = main.response.headers.first(named: "Refresh").flatMap { value in
+      HTMLRefresh(content: value, documentURL: main.url) { reference in
+        URL(string: reference, relativeTo: main.url)?.absoluteURL
+      }
+    }
+    guard let refresh = header ?? document?.refresh, refresh.delay <= limit else { return nil }
+    return refresh
+  }
+
+  /// Waits a refresh's delay; a stop or a newer navigation ends the wait.
+  private func wait(seconds: Int) async throws(WebPage.NavigationError) {
+    if seconds > 0 { try? await Task.sleep(for: .seconds(seconds)) }
+    try checkRunning()
+  }
+
+  /// The navigation ends with its document committed.
+  private func finish() throws(WebPage.NavigationError) {
     let page = try livePage()
     page.endRunning(channel.id)
     try emit(.finished, progress: 1)
@@ -97,7 +161,7 @@ final class NavigationRunner {
   /// The request the navigation action describes.
   private func actionRequest() throws(WebPage.NavigationError) -> URLRequest {
     switch source {
-    case .request(let request), .simulated(let request, _), .submission(let request, _):
+    case .request(let request), .simulated(let request, _), .initiated(let request, _):
       guard request.url != nil else {
         throw WebPage.NavigationError(.invalidURL, "the request has no URL")
       }
@@ -209,6 +273,11 @@ final class NavigationRunner {
     page.hasOnlySecureContent = main.url.scheme?.lowercased() == "https"
     let title = document?.title
     if let item, page.backForwardList.move(to: item, title: title, url: main.url) { return }
+    if refreshesFollowed > 0 {
+      page.backForwardList.replaceCurrent(
+        .init(title: title, url: main.url, initialURL: source.url ?? main.url, source: source))
+      return
+    }
     page.backForwardList.push(
       .init(title: title, url: main.url, initialURL: source.url ?? main.url, source: source))
   }
@@ -229,7 +298,7 @@ final class NavigationRunner {
       return .given(
         .bytes(Array(data), contentType: mimeType, encoding: HTMLEncoding(encoding)), url: baseURL,
         mimeType: mimeType, encodingName: HTMLEncoding(encoding)?.name)
-    case .request, .submission:
+    case .request, .initiated:
       guard let url = request.url else {
         throw WebPage.NavigationError(.invalidURL, "the request has no URL")
       }

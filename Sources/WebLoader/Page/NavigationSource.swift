@@ -6,9 +6,10 @@ import FoundationNetworking
 enum NavigationSource: Sendable {
   /// A request over the network (http, https) or to a scheme handler.
   case request(URLRequest)
-  /// A form submission's request, started by the document at `initiator`
-  /// (its cookie context is a navigation initiated by that document).
-  case submission(URLRequest, initiator: URL)
+  /// A request the document at `by` started: a form submission or a
+  /// refresh (its cookie context is a navigation initiated by that
+  /// document).
+  case initiated(URLRequest, by: URL)
   /// `load(html:baseURL:)`.
   case html(String, baseURL: URL)
   /// `load(_:mimeType:characterEncoding:baseURL:)`.
@@ -19,7 +20,7 @@ enum NavigationSource: Sendable {
   /// The URL the navigation asks for.
   var url: URL? {
     switch self {
-    case .request(let request), .simulated(let request, _), .submission(let request, _):
+    case .request(let request), .simulated(let request, _), .initiated(let request, _):
       request.url
     case .html(_, let baseURL), .data(_, _, _, let baseURL): baseURL
     }
@@ -27,13 +28,13 @@ enum NavigationSource: Sendable {
 
   /// The document that started the navigation, for a form submission.
   var initiator: URL? {
-    if case .submission(_, let initiator) = self { return initiator }
+    if case .initiated(_, let initiator) = self { return initiator }
     return nil
   }
 
   /// Whether loading it again posts a form again.
   var isFormPost: Bool {
-    if case .submission(let request, _) = self { return request.httpMethod == "POST" }
+    if case .initiated(let request, _) = self { return request.httpMethod == "POST" }
     return false
   }
 }

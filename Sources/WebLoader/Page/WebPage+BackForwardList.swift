@@ -82,6 +82,13 @@ extension WebPage {
       currentIndex = items.count - 1
     }
 
+    /// A new document in place of the current one (a refresh's history
+    /// handling, "replace"); the first entry when there is none.
+    mutating func replaceCurrent(_ item: Item) {
+      guard let currentIndex else { return push(item) }
+      items[currentIndex] = item
+    }
+
     /// Makes the entry `id` current, showing the document that loaded for
     /// it now (a reload or a back/forward move). False when `id` is no
     /// longer in the list (a newer navigation dropped it).

@@ -38,6 +38,13 @@ extension WebPage {
     public var transport: LoadConfiguration
     /// How many subresources load at once (browsers: 6 per host). Default 6.
     public var maximumConcurrentSubresourceLoads: Int
+    /// The longest delay, in seconds, of a declarative refresh (`<meta
+    /// http-equiv=refresh>` or a `Refresh` header) that the page follows
+    /// as a client redirect, after waiting that delay, within the same
+    /// navigation; nil follows none. Default 10: "redirecting…" pages are
+    /// followed, pages that reload themselves every minute are not. The
+    /// transport's `redirectLimit` bounds how many follow one another.
+    public var maximumRefreshDelay: Int?
 
     /// Creates a configuration; every parameter has the browser-like default.
     public init(
@@ -45,7 +52,7 @@ extension WebPage {
       customUserAgent: String? = nil, navigationDecider: (any NavigationDeciding)? = nil,
       urlSchemeHandlers: [URLScheme: any URLSchemeHandler] = [:],
       transport: LoadConfiguration = LoadConfiguration(),
-      maximumConcurrentSubresourceLoads: Int = 6
+      maximumConcurrentSubresourceLoads: Int = 6, maximumRefreshDelay: Int? = 10
     ) {
       self.websiteDataStore = websiteDataStore
       self.loadsSubresources = loadsSubresources
@@ -53,6 +60,7 @@ extension WebPage {
       self.urlSchemeHandlers = urlSchemeHandlers
       self.transport = transport
       self.maximumConcurrentSubresourceLoads = maximumConcurrentSubresourceLoads
+      self.maximumRefreshDelay = maximumRefreshDelay
       if let customUserAgent { self.customUserAgent = customUserAgent }
     }
 

@@ -123,7 +123,7 @@ extension WebPage {
       return navigation
     }
     return start(
-      .submission(submission.urlRequest, initiator: submission.initiator), type: .formSubmitted)
+      .initiated(submission.urlRequest, by: submission.initiator), type: .formSubmitted)
   }
 
   /// Starts a navigation, replacing the running one.
