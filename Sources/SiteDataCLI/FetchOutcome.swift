@@ -73,7 +73,7 @@ struct FetchOutcome {
         }
       }
     } catch {
-      failure = error
+      failure = error as? WebPage.NavigationError  // the only error a navigation throws
     }
     watcher?.cancel()
     progress.finish()

@@ -273,3 +273,20 @@ struct TableSchemeHandler: URLSchemeHandler {
     #expect(URLScheme("My-App+v1.2")?.rawValue == "my-app+v1.2")
   }
 }
+
+/// A decider that keeps state, written as WebKit's deciders are: a plain
+/// class (main-actor isolated by its conformance), no `@MainActor` or
+/// `Sendable` spelled out.
+final class CallbackCatcher: NavigationDeciding {
+  var code: String?
+
+  func decidePolicy(
+    for action: WebPage.NavigationAction, preferences: inout WebPage.NavigationPreferences
+  ) async -> WebPage.NavigationActionPolicy {
+    guard let url = action.request.url, url.path == "/callback" else { return .allow }
+    code =
+      URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+      .first { $0.name == "code" }?.value
+    return .cancel
+  }
+}

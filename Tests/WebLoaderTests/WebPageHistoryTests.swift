@@ -77,7 +77,7 @@ import WebsiteDataStore
         if event == .startedProvisionalNavigation { page.stopLoading() }
       }
     } catch {
-      caught = error
+      caught = error as? WebPage.NavigationError
     }
     #expect(events == [.startedProvisionalNavigation])
     #expect(caught?.code == .cancelled)
@@ -99,7 +99,7 @@ import WebsiteDataStore
         if event == .committed { page.stopLoading() }
       }
     } catch {
-      caught = error
+      caught = error as? WebPage.NavigationError
     }
     #expect(events == [.startedProvisionalNavigation, .committed])
     #expect(caught?.code == .cancelled)
@@ -109,7 +109,7 @@ import WebsiteDataStore
 
   @Test func aNewerNavigationCancelsTheRunningOne() async throws {
     let page = WebPage(configuration: server.pageConfiguration(store: store))
-    let updates = page.navigations
+    let updates = page.navigationUpdates
     let slow = page.load(URL(string: server.origin("http", "a.test") + "/sleep?ms=5000")!)
     let fast = page.load(html: "<title>Fast</title>")
     #expect(slow.id != fast.id)

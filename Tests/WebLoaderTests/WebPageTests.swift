@@ -34,7 +34,7 @@ import WebsiteDataStore
       server.origin("http", "a.test") + "/redirect?status=302&to=" + final.queryEncoded
       + "&c=" + "r=1".queryEncoded
     let page = makePage()
-    let updates = page.navigations
+    let updates = page.navigationUpdates
     let navigation = page.load(URL(string: first)!)
     #expect(page.isLoading)
     let (events, error) = await outcome(of: navigation)

@@ -9,9 +9,15 @@ extension WebPage {
   ///
   /// The navigation runs whether or not anyone iterates; events are
   /// buffered. Iterate it once (one consumer).
+  ///
+  /// Its failure type is `any Error`, as WebKit's, though what it throws is
+  /// always a ``NavigationError``: with a typed `throws(NavigationError)`,
+  /// Swift 6.3.1 crashes compiling a `catch
+  /// WebPage.NavigationError.failedProvisionalNavigation(let details)` clause
+  /// around the loop (an SIL ownership verifier failure).
   public struct Navigation: AsyncSequence, Sendable {
     public typealias Element = NavigationEvent
-    public typealias Failure = NavigationError
+    public typealias Failure = any Error
 
     /// The navigation's identity.
     public let id: NavigationID
@@ -30,12 +36,11 @@ extension WebPage {
     public struct AsyncIterator: AsyncIteratorProtocol {
       var base: AsyncStream<Result<NavigationEvent, NavigationError>>.AsyncIterator
 
-      public mutating func next() async throws(NavigationError) -> NavigationEvent? {
+      public mutating func next() async throws -> NavigationEvent? {
         try await base.next()?.get()
       }
 
-      public mutating func next(isolation actor: isolated (any Actor)?)
-        async throws(NavigationError)
+      public mutating func next(isolation actor: isolated (any Actor)?) async throws
         -> NavigationEvent?
       {
         try await base.next(isolation: actor)?.get()

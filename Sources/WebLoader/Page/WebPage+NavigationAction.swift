@@ -93,7 +93,7 @@ extension WebPage {
 ///
 /// Both methods run on the main actor and may suspend (ask a user, check a
 /// list); the navigation waits. Their default implementations allow.
-public protocol NavigationDeciding: Sendable {
+@MainActor public protocol NavigationDeciding: Sendable {
   /// Decides on a navigation action; may change this navigation's
   /// preferences (only the first action's changes count).
   @MainActor func decidePolicy(

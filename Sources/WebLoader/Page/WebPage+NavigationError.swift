@@ -4,9 +4,52 @@ extension WebPage {
   /// Why a navigation ended without finishing: thrown by the sequence a
   /// `load` method returns, and delivered by ``WebPage/navigations``.
   ///
-  /// Equality compares the code only. A transport failure carries the
+  /// An enum, as WebKit's is, so that a catch clause can match a case
+  /// (`catch WebPage.NavigationError.failedProvisionalNavigation(let
+  /// details)`, `catch WebPage.NavigationError.frameLoadInterruptedByPolicyChange`
+  /// for a decider's deliberate cancellation); each case carries the same
+  /// ``Details``, also read through ``code``, ``message``, ``url``,
+  /// ``underlying`` and ``hops``.
+  ///
+  /// Equality compares the case only. A transport failure carries the
   /// loader's ``LoadError`` (with libcurl's `CURLcode`) as ``underlying``.
-  public struct NavigationError: Error, Hashable, CustomStringConvertible {
+  public enum NavigationError: Error, Hashable, CustomStringConvertible {
+    /// The main document could not be loaded (see ``Code/failedProvisionalNavigation``).
+    case failedProvisionalNavigation(Details)
+    /// See ``Code/tooManyRedirects``.
+    case tooManyRedirects(Details)
+    /// Stopped or replaced (see ``Code/cancelled``).
+    case cancelled(Details)
+    /// The decider cancelled, on purpose (see ``Code/frameLoadInterruptedByPolicyChange``).
+    case frameLoadInterruptedByPolicyChange(Details)
+    /// See ``Code/pageClosed``.
+    case pageClosed(Details)
+    /// See ``Code/invalidURL``.
+    case invalidURL(Details)
+    /// See ``Code/dataStoreUnavailable``.
+    case dataStoreUnavailable(Details)
+    /// See ``Code/invalidFormSubmission``.
+    case invalidFormSubmission(Details)
+
+    /// What every case tells: a message, the URL, the underlying error and
+    /// the hops received.
+    public struct Details: Sendable, CustomStringConvertible {
+      /// A human-readable message; never a cookie or header value.
+      public let message: String
+      /// The URL the failure concerns, when there is one.
+      public let url: URL?
+      /// The underlying error: a ``LoadError``, a ``WebsiteDataStoreError``,
+      /// an ``HTMLFormError``, or what a ``URLSchemeHandler`` threw.
+      public let underlying: (any Error & Sendable)?
+      /// The main resource's hops that got a response before the failure,
+      /// in order (see ``NavigationError/hops``).
+      public let hops: [LoadHop]
+
+      public var description: String {
+        underlying.map { "\(message) (\($0))" } ?? message
+      }
+    }
+
     /// What went wrong, as a stable, extensible code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
       private let name: String
@@ -44,33 +87,60 @@ extension WebPage {
       public static let invalidFormSubmission = Code("invalid-form-submission")
     }
 
-    /// The kind of failure.
-    public let code: Code
+    /// Creates an error of the case `code` names.
+    public init(
+      _ code: Code, _ message: String, url: URL? = nil, underlying: (any Error & Sendable)? = nil,
+      hops: [LoadHop] = []
+    ) {
+      let details = Details(message: message, url: url, underlying: underlying, hops: hops)
+      let cases: [(Code, (Details) -> Self)] = [
+        (.failedProvisionalNavigation, Self.failedProvisionalNavigation),
+        (.tooManyRedirects, Self.tooManyRedirects), (.cancelled, Self.cancelled),
+        (.frameLoadInterruptedByPolicyChange, Self.frameLoadInterruptedByPolicyChange),
+        (.pageClosed, Self.pageClosed), (.invalidURL, Self.invalidURL),
+        (.dataStoreUnavailable, Self.dataStoreUnavailable),
+        (.invalidFormSubmission, Self.invalidFormSubmission),
+      ]
+      self = cases.first { $0.0 == code }?.1(details) ?? .failedProvisionalNavigation(details)
+    }
+
+    /// The case's code.
+    public var code: Code {
+      switch self {
+      case .failedProvisionalNavigation: .failedProvisionalNavigation
+      case .tooManyRedirects: .tooManyRedirects
+      case .cancelled: .cancelled
+      case .frameLoadInterruptedByPolicyChange: .frameLoadInterruptedByPolicyChange
+      case .pageClosed: .pageClosed
+      case .invalidURL: .invalidURL
+      case .dataStoreUnavailable: .dataStoreUnavailable
+      case .invalidFormSubmission: .invalidFormSubmission
+      }
+    }
+
+    /// The case's details.
+    public var details: Details {
+      switch self {
+      case .failedProvisionalNavigation(let details), .tooManyRedirects(let details),
+        .cancelled(let details), .frameLoadInterruptedByPolicyChange(let details),
+        .pageClosed(let details), .invalidURL(let details), .dataStoreUnavailable(let details),
+        .invalidFormSubmission(let details):
+        details
+      }
+    }
+
     /// A human-readable message; never a cookie or header value.
-    public let message: String
+    public var message: String { details.message }
     /// The URL the failure concerns, when there is one.
-    public let url: URL?
-    /// The underlying error: a ``LoadError``, a ``WebsiteDataStoreError``, or
-    /// what a ``URLSchemeHandler`` threw.
-    public let underlying: (any Error & Sendable)?
+    public var url: URL? { details.url }
+    /// The underlying error (see ``Details/underlying``).
+    public var underlying: (any Error & Sendable)? { details.underlying }
     /// The main resource's hops that got a response before the failure, in
     /// order (each redirect the navigation received, with the cookies sent
     /// and the `Set-Cookie` results): what ``Response/hops`` would have held.
     /// Empty when no response arrived, or the failure was not a network
     /// load's.
-    public let hops: [LoadHop]
-
-    /// Creates an error.
-    public init(
-      _ code: Code, _ message: String, url: URL? = nil, underlying: (any Error & Sendable)? = nil,
-      hops: [LoadHop] = []
-    ) {
-      self.code = code
-      self.message = message
-      self.url = url
-      self.underlying = underlying
-      self.hops = hops
-    }
+    public var hops: [LoadHop] { details.hops }
 
     /// The loader's error, for a transport failure.
     public var loadError: LoadError? { underlying as? LoadError }
@@ -78,11 +148,7 @@ extension WebPage {
     /// libcurl's `CURLcode`, for a transport failure that came from libcurl.
     public var curlCode: Int? { loadError?.curlCode }
 
-    public var description: String {
-      var text = "\(code): \(message)"
-      if let underlying { text += " (\(underlying))" }
-      return text
-    }
+    public var description: String { "\(code): \(details)" }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }

@@ -30,7 +30,7 @@ extension WebPage {
     case finished
   }
 
-  /// What ``WebPage/navigations`` delivers: one event or the failure of one
+  /// What ``WebPage/navigationUpdates`` delivers: one event or the failure of one
   /// navigation, with its identity.
   public struct NavigationUpdate: Sendable {
     /// The navigation this is about.

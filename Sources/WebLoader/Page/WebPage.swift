@@ -124,5 +124,34 @@ public final class WebPage {
   /// The events of every navigation of the page from now on, each with its
   /// navigation's identity; failures are delivered, not thrown. Ends when
   /// the page is deallocated.
-  public var navigations: AsyncStream<NavigationUpdate> { updates.subscribe() }
+  public var navigationUpdates: AsyncStream<NavigationUpdate> { updates.subscribe() }
+
+  /// The events of every navigation of the page from now on, as WebKit's
+  /// `navigations` gives them (`for try await event in page.navigations`):
+  /// a navigation's failure is thrown, which ends the sequence (a newer
+  /// navigation replacing a running one throws ``NavigationError/cancelled(_:)``).
+  /// Ends when the page is deallocated. ``navigationUpdates`` delivers
+  /// failures without ending.
+  public var navigations: AsyncThrowingStream<NavigationEvent, any Error> {
+    let updates = updates.subscribe()
+    return AsyncThrowingStream { continuation in
+      let task = Task {
+        for await update in updates {
+          switch update.result {
+          case .success(let event): continuation.yield(event)
+          case .failure(let error):
+            continuation.finish(throwing: error)
+            return
+          }
+        }
+        continuation.finish()
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+
+  /// Whether there is a page to go back to (``goBack()``); observable.
+  public var canGoBack: Bool { backForwardList.backItem != nil }
+  /// Whether there is a page to go forward to (``goForward()``); observable.
+  public var canGoForward: Bool { backForwardList.forwardItem != nil }
 }

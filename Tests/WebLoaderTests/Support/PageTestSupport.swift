@@ -74,6 +74,7 @@ func outcome(of navigation: WebPage.Navigation) async -> (
     for try await event in navigation { events.append(event) }
     return (events, nil)
   } catch {
-    return (events, error)
+    // A navigation throws nothing but NavigationError.
+    return (events, error as? WebPage.NavigationError)
   }
 }
