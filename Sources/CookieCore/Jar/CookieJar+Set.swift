@@ -106,9 +106,21 @@ extension CookieJar {
     guard let canonical = creation.cookie, creation.status.isIncluded else {
       return SetCookieResult(cookie: creation.cookie ?? cookie, status: creation.status)
     }
-    return store(
-      canonical, list: byDomain.index(of: canonical.domain),
-      nameHash: StoredCookie.nameHash(of: canonical), now: now)
+    let list = byDomain.index(of: canonical.domain)
+    let nameHash = StoredCookie.nameHash(of: canonical)
+    // §5.7 step 14 by provenance: a cookie that a non-secure origin set
+    // (a scratch copy's cookie merged back, an import) may not overwrite or
+    // shadow a Secure cookie either.
+    if !canonical.isSecure && canonical.sourceScheme == .nonSecure {
+      let site =
+        if let list { byDomain.site(ofList: list) } else {
+          byDomain.site(of: siteKey(forDomain: canonical.domain))
+        }
+      if let site, wouldShadowSecureCookie(canonical, site: site, nameHash: nameHash) {
+        return SetCookieResult(cookie: canonical, status: CookieInclusionStatus(.overwriteSecure))
+      }
+    }
+    return store(canonical, list: list, nameHash: nameHash, now: now)
   }
 
   /// §5.7 steps 22–25 for an accepted cookie: replace its twin (keeping the
