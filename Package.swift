@@ -67,7 +67,8 @@ let package = Package(
     // libcurl with a store plugged in: the multi loop, hops, redirects, HSTS;
     // and the headless page (HTML parsed by Gumbo).
     .target(
-      name: "WebLoader", dependencies: ["WebsiteDataStore", "CookieCore", "CCurl", "CGumbo"],
+      name: "WebLoader",
+      dependencies: ["WebsiteDataStore", "CookieCore", "CCurl", "CGumbo", "COpenSSL"],
       swiftSettings: strictSettings),
     // The umbrella module users import.
     .target(

@@ -1,0 +1,26 @@
+/// Why an OAuth flow failed. Messages never contain a token, code,
+/// verifier, password or cookie value.
+public struct OAuthError: Error, Hashable, CustomStringConvertible {
+  /// What went wrong, as a stable, extensible code.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private let name: String
+    private init(_ name: String) { self.name = name }
+    public var description: String { name }
+
+    /// A request the flow was asked to make is malformed (RFC 6749 §5.2
+    /// `invalid_request`, or a bad parameter given to the API).
+    public static let invalidRequest = Code("invalid-request")
+  }
+
+  /// The kind of failure.
+  public let code: Code
+  /// A human-readable message; never a secret.
+  public let message: String
+
+  init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  public var description: String { "\(code): \(message)" }
+}
