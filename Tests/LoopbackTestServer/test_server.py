@@ -41,6 +41,10 @@ Page routes (WebPageTests):
   /logged?key=K         JSON list of the requests recorded under K: path,
                         cookie, user_agent, referer, accept, in_flight
 
+Well-known routes (OAuth discovery tests): /issuer/NAME/.well-known/
+openid-configuration and /.well-known/oauth-authorization-server/issuer/NAME,
+the metadata of the issuer https://HOST/issuer/NAME (see route_well_known).
+
 Form route (form tests): what a form submitted, decoded by Python's own
 parsers (urllib.parse for the query and urlencoded bodies, email for
 multipart/form-data, lines for text/plain):
@@ -107,6 +111,8 @@ class Handler(BaseHTTPRequestHandler):
             "/stall": self.route_stall,
             **self.page_routes(),
         }.get(url.path)
+        if route is None and ("/.well-known/" in url.path):
+            route = self.route_well_known
         if route is None:
             self.reply(404, b"not found\n", [])
         else:
@@ -231,6 +237,36 @@ class Handler(BaseHTTPRequestHandler):
 
     def page_routes(self):
         return {"/page": self.route_page, "/logged": self.route_logged, "/form": self.route_form}
+
+    def route_well_known(self):
+        # /issuer/NAME/.well-known/openid-configuration (OpenID Connect
+        # Discovery §4) and /.well-known/oauth-authorization-server/issuer/NAME
+        # (RFC 8414 §3): the metadata of the issuer https://HOST/issuer/NAME.
+        # NAME "oidc" answers both; "rfc8414" only the RFC 8414 path;
+        # "liar" claims another issuer.
+        path = urlsplit(self.path).path
+        if path.startswith("/.well-known/oauth-authorization-server/issuer/"):
+            name, kind = path.rsplit("/", 1)[1], "rfc8414"
+        elif path.startswith("/issuer/") and path.endswith("/.well-known/openid-configuration"):
+            name, kind = path.split("/")[2], "oidc"
+        else:
+            return self.reply(404, b"not found\n", [])
+        if name == "rfc8414" and kind == "oidc":
+            return self.reply(404, b"not found\n", [])
+        scheme = "https" if isinstance(self.connection, ssl.SSLSocket) else "http"
+        issuer = "%s://%s/issuer/%s" % (scheme, self.headers.get("Host"), name)
+        claimed = issuer + "-other" if name == "liar" else issuer
+        document = {
+            "issuer": claimed,
+            "authorization_endpoint": issuer + "/authorize",
+            "token_endpoint": issuer + "/token",
+            "jwks_uri": issuer + "/jwks",
+            "response_types_supported": ["code"],
+            "code_challenge_methods_supported": ["S256"],
+            "id_token_signing_alg_values_supported": ["RS256"],
+            "authorization_response_iss_parameter_supported": True,
+        }
+        self.reply(200, json.dumps(document).encode(), [("Content-Type", "application/json")])
 
     def route_form(self):
         charset = self.param("cs", "utf-8")

@@ -10,6 +10,15 @@ public struct OAuthError: Error, Hashable, CustomStringConvertible {
     /// A request the flow was asked to make is malformed (RFC 6749 §5.2
     /// `invalid_request`, or a bad parameter given to the API).
     public static let invalidRequest = Code("invalid-request")
+    /// The provider's metadata could not be fetched or read (OpenID
+    /// Connect Discovery §4, RFC 8414 §3).
+    public static let discoveryFailed = Code("discovery-failed")
+    /// A response named another issuer than the one asked (OpenID Connect
+    /// Discovery §4.3, RFC 8414 §3.3, RFC 9207 §2.4).
+    public static let issuerMismatch = Code("issuer-mismatch")
+    /// An endpoint or redirect URI is plain http on a host that is not
+    /// loopback (RFC 8252 §8.3; RFC 6749 §3.1.2.1).
+    public static let insecureEndpoint = Code("insecure-endpoint")
   }
 
   /// The kind of failure.
