@@ -134,7 +134,7 @@ let package = Package(
       name: "WebLoaderTests",
       dependencies: [
         "WebLoader", "WebsiteDataStore", "CookieCore", "CookieInterchange", "CCurl",
-        "LoopbackTestServer", "TestScratch",
+        "LoopbackTestServer", "TestScratch", "ProcessHarness",
       ],
       swiftSettings: strictSettings),
     .testTarget(

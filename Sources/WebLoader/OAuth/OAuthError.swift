@@ -19,6 +19,10 @@ public struct OAuthError: Error, Hashable, CustomStringConvertible {
     /// An endpoint or redirect URI is plain http on a host that is not
     /// loopback (RFC 8252 §8.3; RFC 6749 §3.1.2.1).
     public static let insecureEndpoint = Code("insecure-endpoint")
+    /// A JWS (an ID token) is malformed, uses an algorithm other than
+    /// RS256 or ES256, names no known key, or its signature does not
+    /// verify (RFC 7515 §5.2).
+    public static let badSignature = Code("bad-signature")
   }
 
   /// The kind of failure.
