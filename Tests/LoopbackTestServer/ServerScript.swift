@@ -13,13 +13,14 @@ public final class ServerScript: Sendable {
   /// Kept open, so that the script can still print (to nobody).
   private let output: ChildPipe
 
-  /// Starts `python3 script arguments…` and waits for its first line
-  /// (blocking the calling thread, with `read(2)`).
-  public init(_ script: String, arguments: [String] = []) throws {
+  /// Starts `python script arguments…` (`python3` on the `PATH` unless
+  /// given) and waits for its first line (blocking the calling thread,
+  /// with `read(2)`).
+  public init(_ script: String, arguments: [String] = [], python: String? = nil) throws {
     input = try ChildPipe()
     output = try ChildPipe()
     process = try ChildProcess(
-      "/usr/bin/env", arguments: ["python3", script] + arguments, stdin: .pipe(input),
+      "/usr/bin/env", arguments: [python ?? "python3", script] + arguments, stdin: .pipe(input),
       stdout: .pipe(output))
     firstLine = String(decoding: try output.readLine() ?? [], as: UTF8.self)
   }

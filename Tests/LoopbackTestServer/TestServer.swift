@@ -18,6 +18,7 @@ public final class TestServer: Sendable {
   /// resolve overrides to 127.0.0.1.
   public static let hosts = [
     "a.test", "b.example", "site.example", "www.site.example", "api.site.example", "c.test",
+    OAuthProvider.host,
   ]
 
   public let httpPort: Int

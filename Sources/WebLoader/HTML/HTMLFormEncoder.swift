@@ -18,6 +18,14 @@ struct HTMLFormEncoder {
     return output
   }
 
+  /// One name or value percent-encoded as `urlEncoded` does it (for HTTP
+  /// Basic credentials of an OAuth client, RFC 6749 §2.3.1).
+  func urlEncoded(_ text: String) -> String {
+    var output: [UInt8] = []
+    percentEncode(text, into: &output)
+    return String(decoding: output, as: UTF8.self)
+  }
+
   /// `text/plain` (HTML §4.10.21.9): `name=value` CRLF for each entry.
   func plainText(_ entries: [HTMLForm.Entry]) -> [UInt8] {
     var output: [UInt8] = []

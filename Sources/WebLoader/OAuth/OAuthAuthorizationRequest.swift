@@ -18,6 +18,8 @@ public struct OAuthAuthorizationRequest: Sendable {
   public let pkce: PKCE
   /// The client.
   public let clientID: String
+  /// The scopes asked.
+  public let scopes: [String]
 
   /// Builds a request for `clientID` at `metadata`'s authorization endpoint.
   ///
@@ -73,5 +75,6 @@ public struct OAuthAuthorizationRequest: Sendable {
     self.nonce = nonce
     self.pkce = pkce
     self.clientID = clientID
+    self.scopes = scopes
   }
 }

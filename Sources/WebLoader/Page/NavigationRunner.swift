@@ -348,12 +348,26 @@ final class NavigationRunner {
     if headers.first(named: "Accept") == nil {
       headers.append(HTTPHeader("Accept", SubresourceFetcher.documentAccept))
     }
-    let loadRequest = LoadRequest(
-      url: record, method: (request.httpMethod ?? "GET").uppercased(), headers: headers,
-      body: request.httpBody.map { Array($0) })
+    let method = (request.httpMethod ?? "GET").uppercased()
     // A form submission is initiated by its document (SameSite sees a
-    // cross-site POST as cross-site); a `load` call by the user.
+    // cross-site POST as cross-site; the server sees its Referer and
+    // Origin, which CSRF checks such as Django's require over https); a
+    // `load` call by the user.
     let initiator = source.initiator.flatMap { try? store.url($0) }
+    if let initiator {
+      if headers.first(named: "Referer") == nil,
+        let referrer = SubresourceFetcher.referrer(from: initiator, to: record)
+      {
+        headers.append(HTTPHeader("Referer", referrer))
+      }
+      if headers.first(named: "Origin") == nil,
+        let origin = SubresourceFetcher.origin(from: initiator, to: record, method: method)
+      {
+        headers.append(HTTPHeader("Origin", origin))
+      }
+    }
+    let loadRequest = LoadRequest(
+      url: record, method: method, headers: headers, body: request.httpBody.map { Array($0) })
     let response: LoadResponse
     do {
       response = try await session.load(

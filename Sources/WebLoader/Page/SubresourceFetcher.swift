@@ -214,4 +214,14 @@ struct SubresourceFetcher: Sendable {
     if document.serializedOrigin == target.serializedOrigin { return document.serialized }
     return document.serializedOrigin + "/"
   }
+
+  /// The `Origin` of a request the document makes with `method` (Fetch §3.1
+  /// "append a request `Origin` header", for a navigation or a no-cors
+  /// request): none for GET and HEAD; under `strict-origin-when-cross-origin`,
+  /// `null` from https to a non-https URL, the document's origin otherwise.
+  static func origin(from document: URLRecord, to target: URLRecord, method: String) -> String? {
+    guard method != "GET" && method != "HEAD" else { return nil }
+    if document.isSecureScheme && !target.isSecureScheme { return "null" }
+    return document.serializedOrigin
+  }
 }
