@@ -193,7 +193,7 @@ struct FetchOptions {
   }
 
   /// The loader's settings the options give.
-  private static func transport<C: Command>(_ parsed: Arguments, of command: C.Type)
+  static func transport<C: Command>(_ parsed: Arguments, of command: C.Type)
     throws(CLIError) -> LoadConfiguration
   {
     var transport = LoadConfiguration()

@@ -8,7 +8,8 @@ import WebsiteData
   import Darwin
 #endif
 
-/// Reads passphrases: one line of stdin each, or an environment variable.
+/// Reads passphrases and other secrets: one line of stdin each, or an
+/// environment variable.
 ///
 /// Stdin is read one byte at a time, so that a second passphrase (the new one
 /// of `key rotate`) is still there for the next call. On a terminal a prompt
@@ -21,12 +22,26 @@ enum SecretInput {
   /// - Parameter prompt: shown on stderr when stdin is a terminal.
   /// - Throws: a failure when stdin ends before any byte or the line is empty.
   static func passphraseFromStdin(prompt: String) throws(CLIError) -> SecretBytes {
+    try lineFromStdin(prompt: prompt, naming: "passphrase")
+  }
+
+  /// The next line of stdin as a secret (a passphrase, a client secret, a
+  /// password a login page asks for), or as text the user may see typed
+  /// (`echo`: a user name).
+  ///
+  /// - Parameters:
+  ///   - prompt: shown on stderr when stdin is a terminal.
+  ///   - what: what the line is, for errors ("the passphrase read from stdin").
+  /// - Throws: a failure when stdin ends before any byte or the line is empty.
+  static func lineFromStdin(prompt: String, naming what: String, echo: Bool = false)
+    throws(CLIError) -> SecretBytes
+  {
     let isTerminal = isatty(STDIN_FILENO) == 1
     var saved = termios()
     var echoOff = false
     if isTerminal {
       Console.error(prompt)
-      if tcgetattr(STDIN_FILENO, &saved) == 0 {
+      if !echo && tcgetattr(STDIN_FILENO, &saved) == 0 {
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
         echoOff = tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0
@@ -47,7 +62,7 @@ enum SecretInput {
         if errno == EINTR { continue }
         let reason = String(cString: strerror(errno))
         _ = SecretBytes(consuming: &bytes)  // wipes what was read
-        throw .failure("cannot read the passphrase from stdin: \(reason)")
+        throw .failure("cannot read the \(what) from stdin: \(reason)")
       }
       if count == 0 { break }
       sawAny = true
@@ -56,8 +71,8 @@ enum SecretInput {
     }
     byte = 0
     if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-    guard sawAny else { throw .failure("stdin ended before a passphrase was read") }
-    return try nonEmpty(&bytes, origin: "the passphrase read from stdin")
+    guard sawAny else { throw .failure("stdin ended before the \(what) was read") }
+    return try nonEmpty(&bytes, origin: "the \(what) read from stdin")
   }
 
   /// The passphrase in the environment variable `name`, if set.

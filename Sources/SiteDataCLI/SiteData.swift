@@ -8,7 +8,7 @@ enum SiteData {
     [
       HelpCommand.self, FetchCommand.self, CookiesCommand.self, RecordsCommand.self,
       RemoveCommand.self,
-      KeyCommand.self, PolicyCommand.self, StoresCommand.self, StoreCommand.self,
+      KeyCommand.self, PolicyCommand.self, StoresCommand.self, StoreCommand.self, OAuthCommand.self,
       ReplayCommand.self,
       CompletionsCommand.self,
     ]

@@ -241,7 +241,7 @@ import WebsiteData
     let closed = try await sandbox.run(
       ["cookies", "set", "https://a.test/", "a=1", "--passphrase-stdin"], stdin: "")
     #expect(closed.status == 1)
-    #expect(closed.stderr.contains("stdin ended before a passphrase was read"))
+    #expect(closed.stderr.contains("stdin ended before the passphrase was read"))
     #expect(
       !FileManager.default.fileExists(atPath: sandbox.dataHome + "/sitedata/default/store.db"))
   }
