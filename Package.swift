@@ -143,7 +143,7 @@ let package = Package(
         "SiteDataCLI", "WebsiteData", "StoreCrashWriter", "BuiltProductLocator",
         "LoopbackTestServer", "TestScratch", "ProcessHarness",
       ],
-      exclude: ["Support/cookie_echo_server.py"],
+      exclude: ["Support/cookie_echo_server.py", "Support/terminal_dialogue.py"],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]

@@ -154,4 +154,32 @@ import Testing
     // Without --keep-cookies-for, the store is not changed.
     #expect(try await sandbox.succeed(["cookies", "list"]).stdout == listed.stdout)
   }
+
+  /// `oauth login` in a pseudo-terminal, answering `dialogue` (prompt,
+  /// answer pairs) as a person would.
+  func loginAtATerminal(_ dialogue: [String]) async throws -> SiteDataProcess.Outcome {
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Support/terminal_dialogue.py").path
+    return try await sandbox.run(
+      ["oauth", "login"] + reach() + ["--field", "username=alice"],
+      launcher: ["/usr/bin/env", "python3", script] + dialogue + ["--"])
+  }
+
+  @Test func onATerminalTheMissingPasswordAndTheButtonAreAsked() async throws {
+    let granted = try await loginAtATerminal([
+      "password: ", OAuthProvider.password, "Choice [1-2]: ", "2",
+    ])
+    #expect(granted.status == 0, "\(granted)")
+    #expect(granted.stdout.contains("[Sign in · Test Identity Provider] password: "))
+    #expect(granted.stdout.contains("1) Cancel") && granted.stdout.contains("2) Authorize"))
+    #expect(granted.stdout.contains("\"access_token\""))
+    // The password was not echoed.
+    #expect(!granted.stdout.contains(OAuthProvider.password))
+    let denied = try await loginAtATerminal([
+      "password: ", OAuthProvider.password, "Choice [1-2]: ", "1",
+    ])
+    #expect(denied.status == 1, "\(denied)")
+    #expect(denied.stdout.contains("access-denied"))
+    #expect(!denied.stdout.contains("access_token"))
+  }
 }
