@@ -17,6 +17,9 @@ public struct LoadContext: Sendable, Hashable {
   public var initiator: URLRecord?
   /// Whether the requesting frame sits below a cross-site ancestor.
   public var hasCrossSiteAncestorFrame: Bool
+  /// Whether the subresource is a frame's document (an iframe), which
+  /// tracking prevention counts apart from other subresources.
+  public var isFrame = false
 
   /// A top-level navigation; `initiator` is the page that started it, if any.
   public static func navigation(initiator: URLRecord? = nil) -> Self {

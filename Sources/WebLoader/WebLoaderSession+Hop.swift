@@ -37,6 +37,11 @@ extension WebLoaderSession {
     // through its actor (reads catch up with the disk, writes commit).
     let cookies = store.httpCookieStore
     let sites = ContextSites(cookieContext, facts: cookies.domainFacts)
+    // Tracking prevention learns where third parties are loaded.
+    if sites.isThirdParty, context.kind == .subresource, let topLevel = context.topLevelURL {
+      store.resourceLoadStatistics.recordLoad(
+        of: sent.url, underTopFrame: topLevel, isFrame: context.isFrame)
+    }
     let lookup: CookieLookupResult
     if let inMemory = cookies.cookiesInMemory(for: cookieContext, sites: sites) {
       lookup = inMemory
@@ -103,6 +108,15 @@ extension WebLoaderSession {
     if stored == nil {
       stored = storeCookiesInMemory(of: result.head, for: cookieContext, sites: sites)
       if stored == nil { stored = await storeCookies(of: result.head, for: cookieContext) }
+    }
+    // …and which sites redirect to which.
+    if RedirectPolicy.isRedirectStatus(result.head.status),
+      let target = result.head.firstValue(named: "location").flatMap({
+        redirectTarget($0, from: sent.url)
+      })
+    {
+      store.resourceLoadStatistics.recordRedirect(
+        from: sent.url, to: target, isTopFrame: context.kind == .navigation)
     }
     var hstsStoreError: (any Error)?
     if result.hstsWritten != nil {

@@ -312,6 +312,11 @@ struct LookupRules {
     let isPartitioned = stored.pointee.isPartitioned
     if let reason = access.exclusion(isPartitioned: isPartitioned) {
       if verdict.exclude(reason) { return }
+      if let also = access.additionalExclusion(isPartitioned: isPartitioned),
+        verdict.exclude(also)
+      {
+        return
+      }
     } else if isPartitioned && !inPartition, verdict.exclude(.partitionMismatch) {
       return
     }

@@ -64,6 +64,9 @@ extension CookieJar {
     let access = access(for: context, sites: sites, operation: .write)
     if let reason = access.exclusion(isPartitioned: cookie.isPartitioned) {
       creation.status.insert(reason)
+      if let also = access.additionalExclusion(isPartitioned: cookie.isPartitioned) {
+        creation.status.insert(also)
+      }
     } else if access.partitionsUnpartitionedWrites && !cookie.isPartitioned {
       cookie.partitionKey = sites.partitionKey
     }

@@ -19,6 +19,10 @@ public struct CookieAccess: Sendable, Hashable {
   /// Whether an unpartitioned cookie the response sets is stored in the
   /// request's partition instead (Firefox's Total Cookie Protection).
   public var partitionsUnpartitionedWrites: Bool
+  /// A second policy's reasons when the first already excluded (both show
+  /// in explanations: "third-party blocked" and "tracking prevention").
+  public private(set) var additionalUnpartitionedExclusion: CookieExclusionReason?
+  public private(set) var additionalPartitionedExclusion: CookieExclusionReason?
 
   /// Every cookie allowed, nothing moved into a partition.
   public static let allowed = CookieAccess()
@@ -41,14 +45,33 @@ public struct CookieAccess: Sendable, Hashable {
     isPartitioned ? partitionedExclusion : unpartitionedExclusion
   }
 
+  /// The further reason a cookie that is (`isPartitioned`) or is not
+  /// partitioned is excluded by a second policy, if any.
+  @inline(__always)
+  public func additionalExclusion(isPartitioned: Bool) -> CookieExclusionReason? {
+    isPartitioned ? additionalPartitionedExclusion : additionalUnpartitionedExclusion
+  }
+
   /// This access further restricted by `other`: an exclusion of either
-  /// holds (this one's first), and writes are partitioned if either says so.
+  /// holds (this one's first; `other`'s, when different, as the additional
+  /// reason), and writes are partitioned if either says so.
   public func restricted(by other: CookieAccess) -> CookieAccess {
-    CookieAccess(
+    var access = CookieAccess(
       unpartitionedExclusion: unpartitionedExclusion ?? other.unpartitionedExclusion,
       partitionedExclusion: partitionedExclusion ?? other.partitionedExclusion,
       partitionsUnpartitionedWrites: partitionsUnpartitionedWrites
         || other.partitionsUnpartitionedWrites)
+    func second(
+      _ mine: CookieExclusionReason?, _ theirs: CookieExclusionReason?,
+      _ kept: CookieExclusionReason?
+    ) -> CookieExclusionReason? {
+      kept ?? (mine != nil && theirs != mine ? theirs : nil)
+    }
+    access.additionalUnpartitionedExclusion = second(
+      unpartitionedExclusion, other.unpartitionedExclusion, additionalUnpartitionedExclusion)
+    access.additionalPartitionedExclusion = second(
+      partitionedExclusion, other.partitionedExclusion, additionalPartitionedExclusion)
+    return access
   }
 }
 

@@ -71,6 +71,12 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
   /// The partition key's top-level site is not a site (CHIPS).
   case invalidPartitionKey = 25
 
+  // Tracking prevention (WebKit's Intelligent Tracking Prevention).
+  /// The request's site is classified as a tracker (prevalent) and has had
+  /// no user interaction within the policy's window: it gets no
+  /// unpartitioned cookies in third-party contexts.
+  case prevalentWithoutUserInteraction = 26
+
   /// A stable kebab-case code for JSON and logs.
   public var code: String {
     switch self {
@@ -100,6 +106,7 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
     case .unparsableNameOrValue: "unparsable-name-or-value"
     case .invalidPath: "invalid-path"
     case .invalidPartitionKey: "invalid-partition-key"
+    case .prevalentWithoutUserInteraction: "prevalent-without-user-interaction"
     }
   }
 
@@ -134,6 +141,8 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
       "no Set-Cookie line could carry this name or value (a ';', an '=' in the name, or blanks at either end)"
     case .invalidPath: "the path must start with '/' and hold no control character or ';'"
     case .invalidPartitionKey: "the partition key is not a site (a scheme and a registrable domain)"
+    case .prevalentWithoutUserInteraction:
+      "blocked by tracking prevention: a prevalent domain without user interaction"
     }
   }
 

@@ -155,8 +155,9 @@ struct SubresourceFetcher: Sendable {
     if let referrer = Self.referrer(from: job.documentRecord, to: record) {
       headers.append(HTTPHeader("Referer", referrer))
     }
-    let context = topLevel.context(
+    var context = topLevel.context(
       initiator: job.documentRecord, hasCrossSiteAncestorFrame: job.hasCrossSiteAncestorFrame)
+    context.isFrame = job.subresource.kind == .iframe
     let loaded = try await session.load(
       LoadRequest(url: record, headers: headers), context: context)
     let contentType = loaded.headers.first(named: "Content-Type")

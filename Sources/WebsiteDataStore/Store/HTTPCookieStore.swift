@@ -52,6 +52,12 @@ public actor HTTPCookieStore {
     shell.configure { $0.configuration.thirdPartyPolicy = policy }
   }
 
+  /// Adds a policy the cookie rules consult after the third-party policy
+  /// (tracking prevention's).
+  package nonisolated func addAccessPolicy(_ policy: any CookieAccessPolicy) {
+    shell.configure { $0.additionalAccessPolicies.append(policy) }
+  }
+
   /// Replaces the whole configuration for later reads and writes.
   public func setConfiguration(_ configuration: CookieJarConfiguration) {
     shell.configure { $0.configuration = configuration }

@@ -27,10 +27,21 @@ public final class WebsiteDataStore: Sendable {
 
   let persistentFile: PersistentFile?
 
-  init(httpCookieStore: HTTPCookieStore, hstsStore: HSTSStore, persistentFile: PersistentFile?) {
+  /// Tracking prevention's statistics and classification (WebKit's
+  /// Intelligent Tracking Prevention), which the cookie rules consult.
+  public let resourceLoadStatistics: ResourceLoadStatisticsStore
+
+  init(
+    httpCookieStore: HTTPCookieStore, hstsStore: HSTSStore, persistentFile: PersistentFile?,
+    trackingPrevention: TrackingPreventionPolicy = .webKit
+  ) {
     self.httpCookieStore = httpCookieStore
     self.hstsStore = hstsStore
     self.persistentFile = persistentFile
+    resourceLoadStatistics = ResourceLoadStatisticsStore(
+      clock: httpCookieStore.clock, domainFacts: httpCookieStore.domainFacts,
+      policy: trackingPrevention)
+    httpCookieStore.addAccessPolicy(resourceLoadStatistics.accessPolicy)
   }
 
   /// A store that keeps everything in memory only (WebKit's

@@ -1,0 +1,148 @@
+import CookieCore
+import Foundation
+
+/// Tracking prevention's statistics of one ``WebsiteDataStore`` (WebKit's
+/// `ResourceLoadStatisticsStore`): what the loader saw of third parties and
+/// redirects, the user's interactions, and the classification that blocks
+/// prevalent domains' unpartitioned cookies in third-party contexts (the
+/// store's cookie rules consult it through
+/// ``TrackingPreventionAccessPolicy``).
+///
+/// An actor over a ``ResourceLoadStatisticsTable`` (the ``StoreShell``
+/// pattern). The loader records synchronously, on its own thread, without
+/// a hop. The statistics are kept in memory, for persistent stores too:
+/// they start empty at each open.
+public actor ResourceLoadStatisticsStore {
+  private let shell: StoreShell<ResourceLoadStatisticsTable, Never>
+  private let clock: any StoreClock
+  /// The domain facts that tell a URL's registrable domain.
+  public nonisolated let domainFacts: any DomainFacts
+  /// The cookie rules' view of the prevalent domains.
+  package nonisolated let accessPolicy: TrackingPreventionAccessPolicy
+
+  init(clock: any StoreClock, domainFacts: any DomainFacts, policy: TrackingPreventionPolicy) {
+    shell = StoreShell(ResourceLoadStatisticsTable(policy: policy), persistence: nil, load: nil)
+    self.clock = clock
+    self.domainFacts = domainFacts
+    accessPolicy = TrackingPreventionAccessPolicy(
+      clock: clock, window: policy.userInteractionWindow)
+  }
+
+  // MARK: - Policy
+
+  /// The policy in force.
+  public nonisolated var policy: TrackingPreventionPolicy { shell.read(\.policy) }
+
+  /// Replaces the policy; the classification of what was recorded stands.
+  /// With ``TrackingPreventionPolicy/off`` nothing is recorded or blocked.
+  public func setPolicy(_ policy: TrackingPreventionPolicy) {
+    shell.configure { $0.policy = policy }
+    refreshAccessPolicy()
+  }
+
+  // MARK: - Reading
+
+  /// Every domain's statistics, by domain.
+  public func statistics() -> [ResourceLoadStatistics] { shell.read(\.all) }
+
+  /// The statistics of `domain` (a registrable domain, or a host, which is
+  /// reduced to its registrable domain).
+  public func statistics(for domain: String) -> ResourceLoadStatistics? {
+    let key = registrableDomain(ofHost: domain)
+    return shell.read { $0.statistics(for: key) }
+  }
+
+  /// Whether a request to `url` in a third-party context would have its
+  /// unpartitioned cookies blocked now.
+  public func blocksCookies(of url: URLRecord) -> Bool {
+    let domain = registrableDomain(of: url)
+    return shell.read { table in
+      guard table.policy.isEnabled, let entry = table.statistics(for: domain), entry.isPrevalent
+      else { return false }
+      return !entry.hadUserInteraction(within: table.policy.userInteractionWindow, now: clock.now())
+    }
+  }
+
+  // MARK: - Recording
+
+  /// The user interacted with `url`'s site as a top-level site (a click, a
+  /// form they filled: what a headless program decides counts): its
+  /// cookies are not blocked for the policy's window.
+  public func recordUserInteraction(with url: URLRecord) {
+    let domain = registrableDomain(of: url)
+    let now = clock.now()
+    record { $0.recordUserInteraction(with: domain, now: now) }
+  }
+
+  /// A load of `url` as a subresource (or a frame) of the top-level page at
+  /// `topFrame`; same-site loads are not recorded.
+  package nonisolated func recordLoad(
+    of url: URLRecord, underTopFrame topFrame: URLRecord, isFrame: Bool
+  ) {
+    let domain = registrableDomain(of: url)
+    let top = registrableDomain(of: topFrame)
+    guard domain != top else { return }
+    let now = clock.now()
+    record {
+      $0.recordLoad(
+        of: domain, underTopFrame: top, as: isFrame ? .subframe : .subresource, now: now)
+    }
+  }
+
+  /// A redirect from `source` to `target`, of a top-level navigation or of
+  /// a subresource load; redirects within a site are not recorded.
+  package nonisolated func recordRedirect(
+    from source: URLRecord, to target: URLRecord, isTopFrame: Bool
+  ) {
+    let from = registrableDomain(of: source)
+    let to = registrableDomain(of: target)
+    guard from != to else { return }
+    let now = clock.now()
+    record { $0.recordRedirect(from: from, to: to, isTopFrame: isTopFrame, now: now) }
+  }
+
+  /// Removes the statistics of `domains` (all when nil).
+  public func removeStatistics(forDomains domains: Set<String>? = nil) {
+    _ = shell.change { table in
+      let removed = table.removeAll(domains: domains)
+      return ((), removed.map { ResourceLoadStatisticsChange.removed(domain: $0) })
+    }
+    refreshAccessPolicy()
+  }
+
+  /// Observes changes (each recording, interaction and removal).
+  public nonisolated func changes() -> AsyncStream<ResourceLoadStatisticsChange> {
+    shell.subscribe(catchingUpWith: { false })
+  }
+
+  // MARK: - Helpers
+
+  /// Runs a recording and refreshes the cookie rules' copy when a
+  /// prevalence or an interaction changed.
+  private nonisolated func record(
+    _ body: (inout ResourceLoadStatisticsTable) -> [ResourceLoadStatistics]
+  ) {
+    let (refresh, _) = shell.change { table -> (Bool, [ResourceLoadStatisticsChange]) in
+      let before = table.prevalentDomains
+      let changed = body(&table)
+      return (table.prevalentDomains != before, changed.map { .updated($0) })
+    }
+    if refresh { refreshAccessPolicy() }
+  }
+
+  private nonisolated func refreshAccessPolicy() {
+    let (prevalent, policy) = shell.read {
+      ($0.policy.isEnabled ? $0.prevalentDomains : [:], $0.policy)
+    }
+    accessPolicy.update(prevalent: prevalent, window: policy.userInteractionWindow)
+  }
+
+  private nonisolated func registrableDomain(of url: URLRecord) -> String {
+    Site(url, facts: domainFacts).host
+  }
+
+  private nonisolated func registrableDomain(ofHost host: String) -> String {
+    let name = host.lowercased()
+    return domainFacts.registrableDomain(name) ?? name
+  }
+}
