@@ -119,10 +119,21 @@ extension WebLoaderSession {
         from: sent.url, to: target, isTopFrame: context.kind == .navigation)
     }
     var hstsStoreError: (any Error)?
-    if result.hstsWritten != nil {
+    if result.hstsWritten != nil, acceptsHSTS(for: context, sites: sites, url: sent.url) {
       hstsStoreError = await recordHSTS(result.hstsWritten, snapshot: hstsSnapshot)
     }
     return (hop(result.head, hstsStoreError: hstsStoreError), sent, result.body, decided)
+  }
+
+  /// Whether a `Strict-Transport-Security` policy the response set is kept
+  /// (WebKit's HSTS super-cookie mitigation): from a top-level load, or a
+  /// subresource of the top-level site's own, but not from a third-party
+  /// subresource, nor from a subresource of a domain tracking prevention
+  /// classified as prevalent. (The policy covers the responding host
+  /// itself, or its subdomains: curl accepts it for nothing else.)
+  private func acceptsHSTS(for context: LoadContext, sites: ContextSites, url: URLRecord) -> Bool {
+    guard context.kind == .subresource else { return true }
+    return !sites.isThirdParty && !store.resourceLoadStatistics.isPrevalent(url)
   }
 
   /// Hands the `Set-Cookie` lines of `head` to a store in memory at once,

@@ -53,6 +53,18 @@ final class SQLiteStoreFile: StoreFile {
     }
   }
 
+  func updateSetting(named name: String, _ transform: @escaping @Sendable ([UInt8]?) -> [UInt8]?)
+    async throws
+  {
+    let codec = cookies.codec
+    try await database.write { connection in
+      try codec.withLock { codec in
+        let current = try SQLiteStoreSettings.read(name, connection, codec: codec)
+        try SQLiteStoreSettings.write(transform(current), named: name, connection, codec: codec)
+      }
+    }
+  }
+
   /// SQLite's `PRAGMA integrity_check`.
   func integrityCheck() async throws -> [String] {
     try await database.withConnection { try $0.integrityCheck() }

@@ -15,6 +15,12 @@ package protocol StoreFile: Sendable {
   /// Sets (or, for `nil`, removes) the store's setting `name`; returns once
   /// committed.
   func saveSetting(_ value: [UInt8]?, named name: String) async throws
+  /// Replaces the store's setting `name` with what `transform` makes of its
+  /// current value (`nil`: none, or removes it), read and written in one
+  /// transaction, so that two processes updating it never lose each
+  /// other's change; returns once committed.
+  func updateSetting(named name: String, _ transform: @escaping @Sendable ([UInt8]?) -> [UInt8]?)
+    async throws
   /// The engine's consistency check; an empty list means the store is sound.
   func integrityCheck() async throws -> [String]
   /// Returns once every queued write has been attempted.

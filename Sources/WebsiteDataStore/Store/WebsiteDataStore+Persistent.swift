@@ -32,6 +32,8 @@ extension WebsiteDataStore {
     let load: RecordLoad<Cookie>
     let hstsLoad: RecordLoad<HSTSEntry>
     let file: SQLiteStoreFile
+    let statistics: [ResourceLoadStatistics]
+    var trackingPrevention = TrackingPreventionPolicy.webKit
     var configuration = configuration
     do {
       backend = SQLiteCookieBackend(
@@ -44,6 +46,10 @@ extension WebsiteDataStore {
       if let saved = try await savedThirdPartyPolicy(in: file) {
         configuration.thirdPartyPolicy = saved
       }
+      if let saved = try await savedTrackingPreventionPolicy(in: file) {
+        trackingPrevention = saved
+      }
+      statistics = try await ResourceLoadStatisticsSaver.load(from: file)
     } catch {
       await database.close()  // release the file before throwing
       throw error
@@ -56,7 +62,9 @@ extension WebsiteDataStore {
       hstsStore: HSTSStore(
         clock: clock, domainFacts: domainFacts, persistence: hsts, initialLoad: hstsLoad,
         observedCatchUpInterval: options.observedCatchUpInterval),
-      persistentFile: PersistentFile(path: path, file: file))
+      persistentFile: PersistentFile(path: path, file: file),
+      trackingPrevention: trackingPrevention,
+      statistics: statistics)
   }
 
   /// Rotates the key-encryption key: the data key is re-wrapped under `newKey`
@@ -116,6 +124,7 @@ extension WebsiteDataStore {
 
   /// Waits until every queued write has been committed.
   public func flush() async {
+    try? await resourceLoadStatistics.save()
     await persistentFile?.file.flush()
   }
 
@@ -126,6 +135,7 @@ extension WebsiteDataStore {
   /// process that ends without closing loses nothing committed (the WAL
   /// holds it), but a copy of the file alone would.
   public func close() async {
+    try? await resourceLoadStatistics.save()
     await persistentFile?.file.close()
   }
 

@@ -1,4 +1,5 @@
 import CookieCore
+import Foundation
 
 /// Settings a persistent store keeps with its data, sealed like its records
 /// (``StoreFile/setting(named:)``): today the third-party cookie policy.
@@ -36,6 +37,34 @@ extension WebsiteDataStore {
   {
     try await file.setting(named: thirdPartyPolicySetting).flatMap {
       ThirdPartyCookiePolicy(rawValue: String(decoding: $0, as: UTF8.self))
+    }
+  }
+
+  /// The name of the tracking-prevention policy setting; its value is the
+  /// policy as JSON.
+  static let trackingPreventionPolicySetting = "tracking-prevention-policy"
+
+  /// Sets the store's tracking-prevention policy
+  /// (``ResourceLoadStatisticsStore/setPolicy(_:)``) and, for a persistent
+  /// store, saves it with the store, as ``saveThirdPartyPolicy(_:)`` does.
+  public func saveTrackingPreventionPolicy(_ policy: TrackingPreventionPolicy) async throws {
+    try await persistentFile?.file.saveSetting(
+      Array(try JSONEncoder().encode(policy)), named: Self.trackingPreventionPolicySetting)
+    await resourceLoadStatistics.setPolicy(policy)
+  }
+
+  /// The tracking-prevention policy saved with the store; `nil` when none
+  /// is (or it does not open or decode).
+  public func savedTrackingPreventionPolicy() async throws -> TrackingPreventionPolicy? {
+    guard let file = persistentFile?.file else { return nil }
+    return try await Self.savedTrackingPreventionPolicy(in: file)
+  }
+
+  static func savedTrackingPreventionPolicy(in file: any StoreFile) async throws
+    -> TrackingPreventionPolicy?
+  {
+    try await file.setting(named: trackingPreventionPolicySetting).flatMap {
+      try? JSONDecoder().decode(TrackingPreventionPolicy.self, from: Data($0))
     }
   }
 }

@@ -33,14 +33,15 @@ public final class WebsiteDataStore: Sendable {
 
   init(
     httpCookieStore: HTTPCookieStore, hstsStore: HSTSStore, persistentFile: PersistentFile?,
-    trackingPrevention: TrackingPreventionPolicy = .webKit
+    trackingPrevention: TrackingPreventionPolicy = .webKit,
+    statistics: [ResourceLoadStatistics] = []
   ) {
     self.httpCookieStore = httpCookieStore
     self.hstsStore = hstsStore
     self.persistentFile = persistentFile
     resourceLoadStatistics = ResourceLoadStatisticsStore(
       clock: httpCookieStore.clock, domainFacts: httpCookieStore.domainFacts,
-      policy: trackingPrevention)
+      policy: trackingPrevention, file: persistentFile?.file, saved: statistics)
     httpCookieStore.addAccessPolicy(resourceLoadStatistics.accessPolicy)
   }
 

@@ -10,8 +10,9 @@ import Foundation
 ///
 /// An actor over a ``ResourceLoadStatisticsTable`` (the ``StoreShell``
 /// pattern). The loader records synchronously, on its own thread, without
-/// a hop. The statistics are kept in memory, for persistent stores too:
-/// they start empty at each open.
+/// a hop. A persistent store keeps the statistics sealed in its file
+/// (``ResourceLoadStatisticsSaver``: saved within a second of a recording,
+/// merged with other processes' saves); they are read when it opens.
 public actor ResourceLoadStatisticsStore {
   private let shell: StoreShell<ResourceLoadStatisticsTable, Never>
   private let clock: any StoreClock
@@ -20,13 +21,32 @@ public actor ResourceLoadStatisticsStore {
   /// The cookie rules' view of the prevalent domains.
   package nonisolated let accessPolicy: TrackingPreventionAccessPolicy
 
-  init(clock: any StoreClock, domainFacts: any DomainFacts, policy: TrackingPreventionPolicy) {
-    shell = StoreShell(ResourceLoadStatisticsTable(policy: policy), persistence: nil, load: nil)
+  /// Saves the statistics of a persistent store.
+  private nonisolated let saver: ResourceLoadStatisticsSaver?
+
+  init(
+    clock: any StoreClock, domainFacts: any DomainFacts, policy: TrackingPreventionPolicy,
+    file: (any StoreFile)? = nil, saved: [ResourceLoadStatistics] = []
+  ) {
+    let shell = StoreShell<ResourceLoadStatisticsTable, Never>(
+      ResourceLoadStatisticsTable(policy: policy, entries: saved), persistence: nil, load: nil)
+    self.shell = shell
     self.clock = clock
     self.domainFacts = domainFacts
     accessPolicy = TrackingPreventionAccessPolicy(
       clock: clock, window: policy.userInteractionWindow)
+    saver = file.map { file in
+      ResourceLoadStatisticsSaver(file: file) {
+        shell.read { ($0.policy.maximumEntries, $0.policy.entriesKeptAfterPruning) }
+      }
+    }
+    accessPolicy.update(
+      prevalent: policy.isEnabled ? shell.read(\.prevalentDomains) : [:],
+      window: policy.userInteractionWindow)
   }
+
+  /// Saves the statistics of a persistent store now (``WebsiteDataStore/flush()``).
+  package func save() async throws { try await saver?.save() }
 
   // MARK: - Policy
 
@@ -61,6 +81,13 @@ public actor ResourceLoadStatisticsStore {
       else { return false }
       return !entry.hadUserInteraction(within: table.policy.userInteractionWindow, now: clock.now())
     }
+  }
+
+  /// Whether `url`'s domain is classified as prevalent (and tracking
+  /// prevention is on), at once on the caller's thread.
+  package nonisolated func isPrevalent(_ url: URLRecord) -> Bool {
+    let domain = registrableDomain(of: url)
+    return shell.read { $0.policy.isEnabled && $0.statistics(for: domain)?.isPrevalent == true }
   }
 
   // MARK: - Recording
@@ -103,10 +130,11 @@ public actor ResourceLoadStatisticsStore {
 
   /// Removes the statistics of `domains` (all when nil).
   public func removeStatistics(forDomains domains: Set<String>? = nil) {
-    _ = shell.change { table in
+    let removed = shell.change { table in
       let removed = table.removeAll(domains: domains)
-      return ((), removed.map { ResourceLoadStatisticsChange.removed(domain: $0) })
-    }
+      return (removed, removed.map { ResourceLoadStatisticsChange.removed(domain: $0) })
+    }.result
+    saver?.removed(domains == nil ? nil : removed)
     refreshAccessPolicy()
   }
 
@@ -122,11 +150,13 @@ public actor ResourceLoadStatisticsStore {
   private nonisolated func record(
     _ body: (inout ResourceLoadStatisticsTable) -> [ResourceLoadStatistics]
   ) {
-    let (refresh, _) = shell.change { table -> (Bool, [ResourceLoadStatisticsChange]) in
+    let ((refresh, changed), _) = shell.change {
+      table -> ((Bool, [ResourceLoadStatistics]), [ResourceLoadStatisticsChange]) in
       let before = table.prevalentDomains
       let changed = body(&table)
-      return (table.prevalentDomains != before, changed.map { .updated($0) })
+      return ((table.prevalentDomains != before, changed), changed.map { .updated($0) })
     }
+    if !changed.isEmpty { saver?.changed(changed) }
     if refresh { refreshAccessPolicy() }
   }
 

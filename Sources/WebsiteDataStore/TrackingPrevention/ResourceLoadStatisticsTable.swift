@@ -11,9 +11,21 @@ package struct ResourceLoadStatisticsTable: Sendable {
   package var policy: TrackingPreventionPolicy
   private(set) var entries: [String: ResourceLoadStatistics] = [:]
 
+  /// A table of `entries` (as loaded or merged), each classified again.
   package init(policy: TrackingPreventionPolicy, entries: [ResourceLoadStatistics] = []) {
     self.policy = policy
-    for entry in entries { self.entries[entry.domain] = entry }
+    for var entry in entries {
+      Self.classify(&entry, policy: policy)
+      self.entries[entry.domain] = entry
+    }
+  }
+
+  private static func classify(
+    _ entry: inout ResourceLoadStatistics, policy: TrackingPreventionPolicy
+  ) {
+    let prevalence = ResourceLoadClassifier.prevalence(of: entry, policy: policy)
+    entry.isPrevalent = prevalence >= .high
+    entry.isVeryPrevalent = prevalence == .veryHigh
   }
 
   /// How a third party was loaded under a top-level site.
@@ -95,9 +107,7 @@ package struct ResourceLoadStatisticsTable: Sendable {
       var entry = entries[domain] ?? ResourceLoadStatistics(domain: domain, lastSeen: now)
       entry.lastSeen = max(entry.lastSeen, now)
       body(&entry)
-      let prevalence = ResourceLoadClassifier.prevalence(of: entry, policy: policy)
-      entry.isPrevalent = prevalence >= .high
-      entry.isVeryPrevalent = prevalence == .veryHigh
+      Self.classify(&entry, policy: policy)
       entries[domain] = entry
       changed.append(entry)
     }
@@ -110,6 +120,9 @@ package struct ResourceLoadStatisticsTable: Sendable {
   /// count remains — first those neither prevalent nor interacted with, then
   /// the prevalent without interaction, then the rest; the least recently
   /// seen first in each group. The entries just recorded stay.
+  /// Prunes when past the maximum (a table loaded whole or merged).
+  package mutating func prune() { pruneIfNeeded(keeping: []) }
+
   private mutating func pruneIfNeeded(keeping protected: Set<String>) {
     guard entries.count > policy.maximumEntries else { return }
     func rank(_ entry: ResourceLoadStatistics) -> Int {

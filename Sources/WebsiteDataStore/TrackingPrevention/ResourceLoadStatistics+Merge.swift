@@ -1,0 +1,25 @@
+extension ResourceLoadStatistics {
+  /// This domain's statistics and `other`'s (another process's record of the
+  /// same domain) as one: every set joined, the later of each time, and a
+  /// classification that never goes back. Merging is commutative and
+  /// idempotent, so processes that save the same store in any order lose
+  /// none of each other's recordings.
+  func merged(with other: ResourceLoadStatistics) -> ResourceLoadStatistics {
+    var merged = self
+    merged.lastSeen = max(lastSeen, other.lastSeen)
+    merged.subresourceUnderTopFrameDomains.formUnion(other.subresourceUnderTopFrameDomains)
+    merged.subframeUnderTopFrameDomains.formUnion(other.subframeUnderTopFrameDomains)
+    merged.subresourceUniqueRedirectsTo.formUnion(other.subresourceUniqueRedirectsTo)
+    merged.subresourceUniqueRedirectsFrom.formUnion(other.subresourceUniqueRedirectsFrom)
+    merged.topFrameUniqueRedirectsTo.formUnion(other.topFrameUniqueRedirectsTo)
+    merged.topFrameUniqueRedirectsFrom.formUnion(other.topFrameUniqueRedirectsFrom)
+    switch (mostRecentUserInteraction, other.mostRecentUserInteraction) {
+    case (let mine?, let theirs?): merged.mostRecentUserInteraction = max(mine, theirs)
+    case (nil, let theirs): merged.mostRecentUserInteraction = theirs
+    default: break
+    }
+    merged.isPrevalent = isPrevalent || other.isPrevalent
+    merged.isVeryPrevalent = isVeryPrevalent || other.isVeryPrevalent
+    return merged
+  }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+
+/// Keeps a persistent store's tracking-prevention statistics in its file:
+/// one setting (``StoreFile/updateSetting(named:_:)``), sealed under the
+/// store's key like every setting, holding the statistics as JSON — the
+/// table is bounded (``TrackingPreventionPolicy/maximumEntries``), as
+/// WebKit's memory store, which also saves its whole state at once.
+///
+/// Recordings do not wait for the disk: they mark their domains dirty and a
+/// save follows within ``delay`` (one save for a page's many subresources);
+/// ``WebsiteDataStore/flush()`` and ``WebsiteDataStore/close()`` save at
+/// once. A save merges the dirty entries into what the file holds
+/// (``ResourceLoadStatistics/merged(with:)``) in one transaction, so that
+/// processes sharing the store keep each other's recordings; removals
+/// remove.
+final class ResourceLoadStatisticsSaver: Sendable {
+  /// The setting's name.
+  static let settingName = "resource-load-statistics"
+  /// How long a recording waits for others before they are saved together.
+  static let delay: Duration = .seconds(1)
+
+  private struct Pending: Sendable {
+    var dirty: [String: ResourceLoadStatistics] = [:]
+    var removed: Set<String> = []
+    var removedAll = false
+    var scheduled = false
+    var isEmpty: Bool { dirty.isEmpty && removed.isEmpty && !removedAll }
+  }
+
+  private let file: any StoreFile
+  private let pending = Mutex(Pending())
+  private let maximumEntries: @Sendable () -> (Int, Int)
+
+  init(file: any StoreFile, limits: @escaping @Sendable () -> (Int, Int)) {
+    self.file = file
+    maximumEntries = limits
+  }
+
+  /// The statistics the file holds; empty when there are none or they do
+  /// not decode (an older or edited value is not taken).
+  static func load(from file: any StoreFile) async throws -> [ResourceLoadStatistics] {
+    guard let bytes = try await file.setting(named: settingName) else { return [] }
+    return (try? JSONDecoder().decode([ResourceLoadStatistics].self, from: Data(bytes))) ?? []
+  }
+
+  /// `entries` changed: saved within ``delay``.
+  func changed(_ entries: [ResourceLoadStatistics]) {
+    let schedule = pending.withLock { pending -> Bool in
+      for entry in entries {
+        pending.dirty[entry.domain] = entry
+        pending.removed.remove(entry.domain)
+      }
+      defer { pending.scheduled = true }
+      return !pending.scheduled
+    }
+    if schedule { scheduleSave() }
+  }
+
+  /// `domains` (every domain when nil) were removed: saved within ``delay``.
+  func removed(_ domains: [String]?) {
+    let schedule = pending.withLock { pending -> Bool in
+      if let domains {
+        for domain in domains {
+          pending.dirty[domain] = nil
+          pending.removed.insert(domain)
+        }
+      } else {
+        pending = Pending(removedAll: true, scheduled: pending.scheduled)
+      }
+      defer { pending.scheduled = true }
+      return !pending.scheduled
+    }
+    if schedule { scheduleSave() }
+  }
+
+  private func scheduleSave() {
+    Task { [weak self] in
+      try? await Task.sleep(for: Self.delay)
+      try? await self?.save()
+    }
+  }
+
+  /// Saves what is pending now.
+  func save() async throws {
+    let work = pending.withLock { pending -> Pending in
+      defer { pending = Pending() }
+      return pending
+    }
+    guard !work.isEmpty else { return }
+    let (maximum, kept) = maximumEntries()
+    do {
+      try await file.updateSetting(named: Self.settingName) { current in
+        var stored: [String: ResourceLoadStatistics] = [:]
+        if !work.removedAll, let current,
+          let entries = try? JSONDecoder().decode(
+            [ResourceLoadStatistics].self, from: Data(current))
+        {
+          for entry in entries where !work.removed.contains(entry.domain) {
+            stored[entry.domain] = entry
+          }
+        }
+        for (domain, entry) in work.dirty {
+          stored[domain] = stored[domain].map { $0.merged(with: entry) } ?? entry
+        }
+        var policy = TrackingPreventionPolicy.webKit
+        policy.maximumEntries = maximum
+        policy.entriesKeptAfterPruning = kept
+        var table = ResourceLoadStatisticsTable(policy: policy, entries: Array(stored.values))
+        table.prune()
+        return try? JSONEncoder().encode(table.all).map { $0 }
+      }
+    } catch {
+      // Kept for the next save (the store may be back, or closing).
+      pending.withLock { pending in
+        for (domain, entry) in work.dirty where pending.dirty[domain] == nil {
+          pending.dirty[domain] = entry
+        }
+        pending.removed.formUnion(work.removed)
+        pending.removedAll = pending.removedAll || work.removedAll
+      }
+      throw error
+    }
+  }
+}
