@@ -41,6 +41,9 @@ struct FetchOptions {
   let stopPrefix: String?
   /// `-q/--quiet`: no progress line for subresources.
   let isQuiet: Bool
+  /// Whether the fetched page counts as a user interaction with its site
+  /// for tracking prevention (not with `--no-interaction`).
+  let recordsInteraction: Bool
   /// `--insecure`: any TLS certificate is accepted.
   var isInsecure: Bool { !transport.verifiesTLSPeer }
 
@@ -56,7 +59,7 @@ struct FetchOptions {
     .value("proxy"), .flag("subresources"), .flag("verbose", short: "v"), .flag("json"),
     .value("output", short: "o"), .flag("include", short: "i"), .value("dump-header", short: "D"),
     .value("max-body-size"), .flag("no-follow"), .value("stop-at"), .flag("insecure", short: "k"),
-    .flag("quiet", short: "q"),
+    .flag("quiet", short: "q"), .flag("no-interaction"),
   ]
 
   /// The OPTIONS lines for the help text.
@@ -115,6 +118,12 @@ struct FetchOptions {
                               with K, M or G: 512K, 10M). Default: no limit.
       -q, --quiet             No progress line while subresources load (shown on
                               stderr only when it is a terminal, and not with -v).
+      --no-interaction        Do not count the page as the user's interaction
+                              with its site. By default a fetch does (a person
+                              asked for that page): tracking prevention then
+                              leaves that site's cookies alone for 30 days even
+                              if it is classified as a tracker. Crawls should
+                              pass it.
     """
 
   /// Reads the options of `command` and its URL argument.
@@ -150,6 +159,7 @@ struct FetchOptions {
     headFile = try Self.path(parsed, "dump-header", of: command)
     includesHeads = parsed.flags.contains("include")
     isQuiet = parsed.flags.contains("quiet")
+    recordsInteraction = !parsed.flags.contains("no-interaction")
     if json && (output == "-" || headFile == "-" || includesHeads) {
       throw .usage(
         "--json prints the body and heads itself: not with -o -, -D - or -i", of: command)

@@ -78,6 +78,7 @@ struct FetchOutcome {
     watcher?.cancel()
     progress.finish()
     let committed = events.contains(.committed)
+    if committed && options.recordsInteraction { await page.recordUserInteraction() }
     return FetchOutcome(
       method: options.method, url: options.url, events: events,
       page: committed

@@ -8,7 +8,9 @@ enum SiteData {
     [
       HelpCommand.self, FetchCommand.self, CookiesCommand.self, RecordsCommand.self,
       RemoveCommand.self,
-      KeyCommand.self, PolicyCommand.self, StoresCommand.self, StoreCommand.self, OAuthCommand.self,
+      KeyCommand.self, PolicyCommand.self, TrackingCommand.self, StoresCommand.self,
+      StoreCommand.self,
+      OAuthCommand.self,
       ReplayCommand.self,
       CompletionsCommand.self,
     ]

@@ -24,7 +24,7 @@ import Testing
     #expect(try await Self.complete(["sitedata", "fe"], script: script) == ["fetch"])
     #expect(try await Self.complete(["sitedata", "cookies", "im"], script: script) == ["import"])
     #expect(
-      try await Self.complete(["sitedata", "fetch", "--no-"], script: script) == ["--no-follow"])
+      try await Self.complete(["sitedata", "fetch", "--no-f"], script: script) == ["--no-follow"])
     #expect(
       try await Self.complete(["sitedata", "cookies", "list", "--so"], script: script) == ["--sort"]
     )

@@ -1,0 +1,247 @@
+import TextFormats
+import WebsiteData
+
+/// `sitedata tracking summary|interact|enable|disable|clear`: a store's
+/// tracking prevention (WebKit's Intelligent Tracking Prevention).
+enum TrackingCommand: CommandGroup {
+  static let name = "tracking"
+  static let abstract = "Show and steer tracking prevention: trackers found, interactions."
+  static var subcommands: [any Command.Type] {
+    [
+      TrackingSummaryCommand.self, TrackingInteractCommand.self, TrackingSwitchCommand.Enable.self,
+      TrackingSwitchCommand.Disable.self, TrackingClearCommand.self,
+    ]
+  }
+
+  static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+    throw subcommandError(arguments)
+  }
+
+  /// The store the options name, created only when `create`.
+  static func store<C: Command>(_ parsed: Arguments, create: Bool, of command: C.Type)
+    async throws(CLIError) -> (WebsiteDataStore?, StoreOptions)
+  {
+    let options = try await StoreOptions(parsed, of: command)
+    return (try await options.open(create: create), options)
+  }
+}
+
+/// `sitedata tracking summary`: the domains tracking prevention knows, the
+/// prevalent ones first, with where they were seen and whether their
+/// cookies are blocked (WebKitGTK's ITP summary).
+enum TrackingSummaryCommand: Command {
+  static let name = "summary"
+  static let fullName = "tracking summary"
+  static let abstract = "List the domains tracking prevention knows, trackers first."
+  static let usage = "sitedata tracking summary [--json] [<store options>]"
+
+  static var discussion: String {
+    """
+    OPTIONS:
+      --json                  Print a JSON array instead of a table.
+    \(StoreOptions.optionsHelp())
+      -h, --help              Show this help.
+
+    For each domain a load involved as a third party or a redirect: whether
+    it is prevalent (a tracker: seen under more than 3 top-level sites, or
+    redirecting to more than 3), whether its cookies are blocked in
+    third-party contexts (prevalent, and no user interaction in 30 days),
+    the top-level sites it was seen under, the sites it redirected to, and
+    the last user interaction. A store that does not exist is not created.
+
+    """
+  }
+
+  static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+    let parsed = try Arguments(
+      arguments, options: StoreOptions.options() + [.flag("json")], of: Self.self)
+    _ = try parsed.positionals([], of: Self.self)
+    let (store, _) = try await TrackingCommand.store(parsed, create: false, of: Self.self)
+    let statistics = store?.resourceLoadStatistics
+    var rows: [(ResourceLoadStatistics, Bool)] = []
+    for entry in await statistics?.statistics() ?? [] {
+      var blocked = false
+      if let statistics, let url = try? store?.url("https://\(entry.domain)/") {
+        blocked = await statistics.blocksCookies(of: url)
+      }
+      rows.append((entry, blocked))
+    }
+    rows.sort { ($0.0.isPrevalent ? 0 : 1, $0.0.domain) < ($1.0.isPrevalent ? 0 : 1, $1.0.domain) }
+    if parsed.flags.contains("json") {
+      let items: [JSONValue] = rows.map { entry, blocked in
+        .object([
+          ("domain", .string(entry.domain)), ("prevalent", .bool(entry.isPrevalent)),
+          ("very_prevalent", .bool(entry.isVeryPrevalent)), ("cookies_blocked", .bool(blocked)),
+          (
+            "subresource_under",
+            .array(entry.subresourceUnderTopFrameDomains.sorted().map(JSONValue.string))
+          ),
+          (
+            "subframe_under",
+            .array(entry.subframeUnderTopFrameDomains.sorted().map(JSONValue.string))
+          ),
+          (
+            "redirects_to",
+            .array(
+              entry.topFrameUniqueRedirectsTo.union(entry.subresourceUniqueRedirectsTo).sorted()
+                .map(JSONValue.string))
+          ),
+          (
+            "last_interaction",
+            entry.mostRecentUserInteraction.map { .string(RFC3339Timestamp.formatSeconds($0)) }
+              ?? .null
+          ),
+        ])
+      }
+      Console.out(JSONValue.array(items).serialized() + "\n")
+      return .success
+    }
+    guard !rows.isEmpty else {
+      Console.out("No statistics.\n")
+      return .success
+    }
+    var table = Table(header: [
+      "DOMAIN", "PREVALENT", "BLOCKED", "SEEN UNDER", "REDIRECTS TO", "INTERACTION",
+    ])
+    for (entry, blocked) in rows {
+      let under = entry.subresourceUnderTopFrameDomains.union(entry.subframeUnderTopFrameDomains)
+      let redirects = entry.topFrameUniqueRedirectsTo.union(entry.subresourceUniqueRedirectsTo)
+      table.rows.append([
+        entry.domain, entry.isVeryPrevalent ? "very" : entry.isPrevalent ? "yes" : "no",
+        blocked ? "yes" : "no", Self.list(under), Self.list(redirects),
+        entry.mostRecentUserInteraction.map(RFC3339Timestamp.formatSeconds) ?? "-",
+      ])
+    }
+    Console.out(table.text)
+    return .success
+  }
+
+  /// Up to three names and how many more.
+  static func list(_ names: Set<String>) -> String {
+    guard !names.isEmpty else { return "-" }
+    let sorted = names.sorted()
+    let shown = sorted.prefix(3).joined(separator: ",")
+    return sorted.count > 3 ? "\(shown) +\(sorted.count - 3)" : shown
+  }
+}
+
+/// `sitedata tracking interact URL`: records a user interaction.
+enum TrackingInteractCommand: Command {
+  static let name = "interact"
+  static let fullName = "tracking interact"
+  static let abstract = "Record a user interaction with a site (its cookies are then kept)."
+  static let usage = "sitedata tracking interact <url-or-domain> [<store options>]"
+
+  static var discussion: String {
+    """
+    OPTIONS:
+    \(StoreOptions.optionsHelp())
+      -h, --help              Show this help.
+
+    Records that you used the site as a top-level site, as a click in a
+    browser does: for 30 days tracking prevention does not block its cookies
+    in third-party contexts, even if it is classified as a tracker.
+
+    """
+  }
+
+  static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+    let parsed = try Arguments(arguments, options: StoreOptions.options(), of: Self.self)
+    let site = try parsed.positionals(["<url-or-domain>"], of: Self.self)[0]
+    let (opened, options) = try await TrackingCommand.store(parsed, create: true, of: Self.self)
+    guard let store = opened else { throw .failure("cannot open \(options.displayName)") }
+    let text = site.contains("://") ? site : "https://\(site)/"
+    guard let url = try? store.url(text), url.scheme == "http" || url.scheme == "https" else {
+      throw .usage("'\(site)' is not a URL or a domain", of: Self.self)
+    }
+    await store.resourceLoadStatistics.recordUserInteraction(with: url)
+    await store.close()
+    Console.out("recorded a user interaction with \(url.host.serialized)\n")
+    return .success
+  }
+}
+
+/// `sitedata tracking enable|disable`: saves the policy with the store.
+enum TrackingSwitchCommand {
+  static func run<C: Command>(_ arguments: [String], on: Bool, of command: C.Type)
+    async throws(CLIError) -> ExitStatus
+  {
+    let parsed = try Arguments(arguments, options: StoreOptions.options(), of: command)
+    _ = try parsed.positionals([], of: command)
+    let (opened, options) = try await TrackingCommand.store(parsed, create: true, of: command)
+    guard let store = opened else { throw .failure("cannot open \(options.displayName)") }
+    do {
+      try await store.saveTrackingPreventionPolicy(on ? .webKit : .off)
+    } catch {
+      throw StoreErrorText.changeFailed(error, displayName: options.displayName)
+    }
+    Console.out("tracking prevention: \(on ? "on (WebKit's rules)" : "off")\n")
+    return .success
+  }
+
+  static func help(on: Bool) -> String {
+    """
+    OPTIONS:
+    \(StoreOptions.optionsHelp())
+      -h, --help              Show this help.
+
+    Saves the choice with the store, sealed under its key: every later
+    'fetch' and program that opens the store applies it. \(on
+      ? "On (the default): WebKit's thresholds and windows."
+      : "Off: nothing is recorded and no cookie is blocked by it.")
+
+    """
+  }
+
+  enum Enable: Command {
+    static let name = "enable"
+    static let fullName = "tracking enable"
+    static let abstract = "Turn tracking prevention on for a store (the default)."
+    static let usage = "sitedata tracking enable [<store options>]"
+    static var discussion: String { TrackingSwitchCommand.help(on: true) }
+    static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+      try await TrackingSwitchCommand.run(arguments, on: true, of: Self.self)
+    }
+  }
+
+  enum Disable: Command {
+    static let name = "disable"
+    static let fullName = "tracking disable"
+    static let abstract = "Turn tracking prevention off for a store."
+    static let usage = "sitedata tracking disable [<store options>]"
+    static var discussion: String { TrackingSwitchCommand.help(on: false) }
+    static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+      try await TrackingSwitchCommand.run(arguments, on: false, of: Self.self)
+    }
+  }
+}
+
+/// `sitedata tracking clear`: forgets every statistic.
+enum TrackingClearCommand: Command {
+  static let name = "clear"
+  static let fullName = "tracking clear"
+  static let abstract = "Forget what tracking prevention learnt (classifications, interactions)."
+  static let usage = "sitedata tracking clear [<store options>]"
+
+  static var discussion: String {
+    """
+    OPTIONS:
+    \(StoreOptions.optionsHelp())
+      -h, --help              Show this help.
+
+    Removes every domain's statistics: no domain is prevalent afterwards,
+    and interactions are forgotten. Cookies are not touched.
+
+    """
+  }
+
+  static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+    let parsed = try Arguments(arguments, options: StoreOptions.options(), of: Self.self)
+    _ = try parsed.positionals([], of: Self.self)
+    let (store, _) = try await TrackingCommand.store(parsed, create: false, of: Self.self)
+    await store?.resourceLoadStatistics.removeStatistics()
+    await store?.close()
+    Console.out("tracking statistics cleared\n")
+    return .success
+  }
+}
