@@ -16,10 +16,7 @@ import WebsiteData
   }
 
   /// `--resolve` for every test host and port, and the test CA.
-  var reach: [String] {
-    server.loopbackNames.flatMap { ["--resolve", "\($0.host):\($0.port):127.0.0.1"] }
-      + ["--cacert", server.caFile, "--timeout", "30"]
-  }
+  var reach: [String] { server.reachOptions }
 
   /// Runs `sitedata fetch` in the sandbox, reaching the test server.
   func fetch(_ arguments: [String], environment: [String: String] = [:]) async throws

@@ -15,10 +15,7 @@ import Testing
     sandbox = try CLISandbox()
   }
 
-  var reach: [String] {
-    server.loopbackNames.flatMap { ["--resolve", "\($0.host):\($0.port):127.0.0.1"] }
-      + ["--cacert", server.caFile, "--timeout", "30"]
-  }
+  var reach: [String] { server.reachOptions }
 
   /// A page on `host` embedding the tracker's pixel.
   func pageEmbeddingTheTracker(on host: String) -> String {
