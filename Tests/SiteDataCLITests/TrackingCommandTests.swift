@@ -81,4 +81,23 @@ import Testing
     let enabled = try await sandbox.succeed(["tracking", "enable"])
     #expect(enabled.stdout.contains("on"))
   }
+
+  @Test func runRemovesATrackersDataAndADryRunOnlySays() async throws {
+    try await sandbox.set("https://c.test/", ["uid=1; Max-Age=3600"])
+    for host in ["a.test", "b.example", "site.example", OAuthProvider.host] {
+      try await sandbox.succeed(
+        ["fetch", "--subresources", "--no-interaction", pageEmbeddingTheTracker(on: host)] + reach)
+    }
+    let dry = try await sandbox.succeed(["tracking", "run", "--dry-run"])
+    #expect(dry.stdout.contains("would remove: c.test (cookies): a prevalent domain"))
+    #expect(try await sandbox.succeed(["cookies", "list"]).stdout.contains("c.test"))
+    let run = try await sandbox.succeed(["tracking", "run"])
+    #expect(run.stdout.contains("removed: c.test (cookies)"))
+    #expect(!(try await sandbox.succeed(["cookies", "list"]).stdout.contains("c.test")))
+    let again = try await sandbox.succeed(["tracking", "run", "--json"])
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(again.stdoutBytes)) as? [String: Any])
+    #expect(document["deferred_until"] is String)
+    #expect((document["removals"] as? [Any])?.isEmpty == true)
+  }
 }

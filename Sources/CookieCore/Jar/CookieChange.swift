@@ -16,6 +16,10 @@ public struct CookieChange: Sendable, Hashable {
     case evicted = 3
     /// The cookie was removed on request (the API, data removal).
     case deleted = 4
+    /// The cookie was removed by tracking prevention: its site is a
+    /// tracker the user has not interacted with (WebKit's website data
+    /// removal).
+    case removedByTrackingPrevention = 5
 
     public var description: String {
       switch self {
@@ -24,6 +28,7 @@ public struct CookieChange: Sendable, Hashable {
       case .expired: "expired"
       case .evicted: "evicted"
       case .deleted: "deleted"
+      case .removedByTrackingPrevention: "removed by tracking prevention"
       }
     }
   }

@@ -16,7 +16,9 @@ extension CookieJar {
   /// Deletes every cookie of the given site keys (see ``siteKey(forDomain:)``)
   /// and every cookie partitioned under one of them (a CHIPS cookie of
   /// `embed.test` kept under `news.test` goes with `news.test`'s data).
-  public mutating func delete(ofSites sites: Set<String>) -> [CookieChange] {
+  public mutating func delete(
+    ofSites sites: Set<String>, cause: CookieChange.Cause = .deleted
+  ) -> [CookieChange] {
     var victims = sites.flatMap { cookies(ofSite: $0) }
     victims += byDomain.values.lazy.flatMap { $0 }.map(\.cookie).filter { cookie in
       guard let key = cookie.partitionKey else { return false }
@@ -27,7 +29,7 @@ extension CookieJar {
       // A cookie of a removed site partitioned under another removed one is
       // met twice; it is removed once.
       if let removed = remove(victim.identity) {
-        changes.append(CookieChange(cookie: removed, cause: .deleted))
+        changes.append(CookieChange(cookie: removed, cause: cause))
       }
     }
     return changes

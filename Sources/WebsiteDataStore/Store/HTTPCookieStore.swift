@@ -274,8 +274,17 @@ public actor HTTPCookieStore {
   /// the deleted cookies.
   @discardableResult
   public func deleteCookies(ofSites sites: Set<String>) async throws -> [Cookie] {
+    try await deleteCookies(ofSites: sites, cause: .deleted)
+  }
+
+  /// ``deleteCookies(ofSites:)`` with the cause its changes are published
+  /// with (tracking prevention's removals have their own).
+  @discardableResult
+  package func deleteCookies(ofSites sites: Set<String>, cause: CookieChange.Cause) async throws
+    -> [Cookie]
+  {
     await shell.catchUp()
-    let (_, changes) = shell.change { jar in ((), jar.delete(ofSites: sites)) }
+    let (_, changes) = shell.change { jar in ((), jar.delete(ofSites: sites, cause: cause)) }
     try await commit(changes, erasing: true)
     return changes.map(\.cookie)
   }

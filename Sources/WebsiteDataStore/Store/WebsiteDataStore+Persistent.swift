@@ -32,7 +32,7 @@ extension WebsiteDataStore {
     let load: RecordLoad<Cookie>
     let hstsLoad: RecordLoad<HSTSEntry>
     let file: SQLiteStoreFile
-    let statistics: [ResourceLoadStatistics]
+    let statistics: ResourceLoadStatisticsSaver.Snapshot?
     var trackingPrevention = TrackingPreventionPolicy.webKit
     var configuration = configuration
     do {
@@ -57,7 +57,7 @@ extension WebsiteDataStore {
     let cookieStore = HTTPCookieStore(
       configuration: configuration, clock: clock, domainFacts: domainFacts, persistence: backend,
       initialLoad: load, observedCatchUpInterval: options.observedCatchUpInterval)
-    return WebsiteDataStore(
+    let store = WebsiteDataStore(
       httpCookieStore: cookieStore,
       hstsStore: HSTSStore(
         clock: clock, domainFacts: domainFacts, persistence: hsts, initialLoad: hstsLoad,
@@ -65,6 +65,11 @@ extension WebsiteDataStore {
       persistentFile: PersistentFile(path: path, file: file),
       trackingPrevention: trackingPrevention,
       statistics: statistics)
+    if statistics == nil && trackingPrevention.isEnabled {
+      let sites = Set(await cookieStore.sites()).union(await store.hstsStore.sites())
+      await store.resourceLoadStatistics.firstSight(grandfathering: sites.sorted())
+    }
+    return store
   }
 
   /// Rotates the key-encryption key: the data key is re-wrapped under `newKey`

@@ -34,7 +34,7 @@ public final class WebsiteDataStore: Sendable {
   init(
     httpCookieStore: HTTPCookieStore, hstsStore: HSTSStore, persistentFile: PersistentFile?,
     trackingPrevention: TrackingPreventionPolicy = .webKit,
-    statistics: [ResourceLoadStatistics] = []
+    statistics: ResourceLoadStatisticsSaver.Snapshot? = nil
   ) {
     self.httpCookieStore = httpCookieStore
     self.hstsStore = hstsStore

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ResourceLoadStatistics {
   /// This domain's statistics and `other`'s (another process's record of the
   /// same domain) as one: every set joined, the later of each time, and a
@@ -13,13 +15,19 @@ extension ResourceLoadStatistics {
     merged.subresourceUniqueRedirectsFrom.formUnion(other.subresourceUniqueRedirectsFrom)
     merged.topFrameUniqueRedirectsTo.formUnion(other.topFrameUniqueRedirectsTo)
     merged.topFrameUniqueRedirectsFrom.formUnion(other.topFrameUniqueRedirectsFrom)
-    switch (mostRecentUserInteraction, other.mostRecentUserInteraction) {
-    case (let mine?, let theirs?): merged.mostRecentUserInteraction = max(mine, theirs)
-    case (nil, let theirs): merged.mostRecentUserInteraction = theirs
-    default: break
-    }
+    merged.mostRecentUserInteraction = Self.later(
+      mostRecentUserInteraction, other.mostRecentUserInteraction)
+    merged.grandfatheredUntil = Self.later(grandfatheredUntil, other.grandfatheredUntil)
+    merged.dataRemovedAt = Self.later(dataRemovedAt, other.dataRemovedAt)
     merged.isPrevalent = isPrevalent || other.isPrevalent
     merged.isVeryPrevalent = isVeryPrevalent || other.isVeryPrevalent
     return merged
+  }
+
+  /// The later of two optional dates.
+  static func later(_ first: Date?, _ second: Date?) -> Date? {
+    guard let first else { return second }
+    guard let second else { return first }
+    return max(first, second)
   }
 }

@@ -28,6 +28,11 @@ public struct ResourceLoadStatistics: Sendable, Hashable, Codable {
   /// `isVeryPrevalentResource`); once prevalent, a domain stays so.
   public var isPrevalent = false
   public var isVeryPrevalent = false
+  /// Until when its data is spared by data removal: data the store held
+  /// when tracking prevention first saw it (WebKit's grandfathering).
+  public var grandfatheredUntil: Date?
+  /// When tracking prevention last removed its data.
+  public var dataRemovedAt: Date?
 
   /// A domain seen for the first time at `now`.
   public init(domain: String, lastSeen: Date) {

@@ -25,23 +25,40 @@ final class ResourceLoadStatisticsSaver: Sendable {
     var removed: Set<String> = []
     var removedAll = false
     var scheduled = false
-    var isEmpty: Bool { dirty.isEmpty && removed.isEmpty && !removedAll }
+    /// A save is wanted even with nothing dirty (the first snapshot).
+    var requested = false
+    var isEmpty: Bool { dirty.isEmpty && removed.isEmpty && !removedAll && !requested }
   }
+
+  /// What the file holds: the entries, the operating days, the last
+  /// removal.
+  struct Snapshot: Codable, Sendable {
+    var entries: [ResourceLoadStatistics] = []
+    var operatingDays: [Date] = []
+    var lastDataRemoval: Date?
+  }
+
+  /// What the table holds besides its entries, read at save time.
+  typealias Current =
+    @Sendable () -> (
+      policy: TrackingPreventionPolicy, operatingDays: [Date], lastDataRemoval: Date?
+    )
 
   private let file: any StoreFile
   private let pending = Mutex(Pending())
-  private let maximumEntries: @Sendable () -> (Int, Int)
+  private let current: Current
 
-  init(file: any StoreFile, limits: @escaping @Sendable () -> (Int, Int)) {
+  init(file: any StoreFile, current: @escaping Current) {
     self.file = file
-    maximumEntries = limits
+    self.current = current
   }
 
-  /// The statistics the file holds; empty when there are none or they do
-  /// not decode (an older or edited value is not taken).
-  static func load(from file: any StoreFile) async throws -> [ResourceLoadStatistics] {
-    guard let bytes = try await file.setting(named: settingName) else { return [] }
-    return (try? JSONDecoder().decode([ResourceLoadStatistics].self, from: Data(bytes))) ?? []
+  /// What the file holds; `nil` when it holds nothing yet (a store tracking
+  /// prevention has not seen), empty when the value does not decode (an
+  /// edited one is not taken).
+  static func load(from file: any StoreFile) async throws -> Snapshot? {
+    guard let bytes = try await file.setting(named: settingName) else { return nil }
+    return (try? JSONDecoder().decode(Snapshot.self, from: Data(bytes))) ?? Snapshot()
   }
 
   /// `entries` changed: saved within ``delay``.
@@ -56,6 +73,9 @@ final class ResourceLoadStatisticsSaver: Sendable {
     }
     if schedule { scheduleSave() }
   }
+
+  /// The next ``save()`` writes the snapshot even if nothing changed.
+  func requestSave() { pending.withLock { $0.requested = true } }
 
   /// `domains` (every domain when nil) were removed: saved within ``delay``.
   func removed(_ domains: [String]?) {
@@ -88,27 +108,31 @@ final class ResourceLoadStatisticsSaver: Sendable {
       return pending
     }
     guard !work.isEmpty else { return }
-    let (maximum, kept) = maximumEntries()
+    let (policy, operatingDays, lastDataRemoval) = current()
     do {
-      try await file.updateSetting(named: Self.settingName) { current in
+      try await file.updateSetting(named: Self.settingName) { bytes in
         var stored: [String: ResourceLoadStatistics] = [:]
-        if !work.removedAll, let current,
-          let entries = try? JSONDecoder().decode(
-            [ResourceLoadStatistics].self, from: Data(current))
-        {
-          for entry in entries where !work.removed.contains(entry.domain) {
+        var snapshot = Snapshot()
+        if let bytes, let saved = try? JSONDecoder().decode(Snapshot.self, from: Data(bytes)) {
+          snapshot = saved
+        }
+        if !work.removedAll {
+          for entry in snapshot.entries where !work.removed.contains(entry.domain) {
             stored[entry.domain] = entry
           }
         }
         for (domain, entry) in work.dirty {
           stored[domain] = stored[domain].map { $0.merged(with: entry) } ?? entry
         }
-        var policy = TrackingPreventionPolicy.webKit
-        policy.maximumEntries = maximum
-        policy.entriesKeptAfterPruning = kept
-        var table = ResourceLoadStatisticsTable(policy: policy, entries: Array(stored.values))
+        var table = ResourceLoadStatisticsTable(
+          policy: policy, entries: Array(stored.values),
+          operatingDays: snapshot.operatingDays + operatingDays,
+          lastDataRemoval: ResourceLoadStatistics.later(snapshot.lastDataRemoval, lastDataRemoval))
         table.prune()
-        return try? JSONEncoder().encode(table.all).map { $0 }
+        let merged = Snapshot(
+          entries: table.all, operatingDays: table.operatingDays,
+          lastDataRemoval: table.lastDataRemoval)
+        return try? JSONEncoder().encode(merged).map { $0 }
       }
     } catch {
       // Kept for the next save (the store may be back, or closing).

@@ -26,10 +26,12 @@ public actor ResourceLoadStatisticsStore {
 
   init(
     clock: any StoreClock, domainFacts: any DomainFacts, policy: TrackingPreventionPolicy,
-    file: (any StoreFile)? = nil, saved: [ResourceLoadStatistics] = []
+    file: (any StoreFile)? = nil, saved: ResourceLoadStatisticsSaver.Snapshot? = nil
   ) {
     let shell = StoreShell<ResourceLoadStatisticsTable, Never>(
-      ResourceLoadStatisticsTable(policy: policy, entries: saved), persistence: nil, load: nil)
+      ResourceLoadStatisticsTable(
+        policy: policy, entries: saved?.entries ?? [], operatingDays: saved?.operatingDays ?? [],
+        lastDataRemoval: saved?.lastDataRemoval), persistence: nil, load: nil)
     self.shell = shell
     self.clock = clock
     self.domainFacts = domainFacts
@@ -37,7 +39,7 @@ public actor ResourceLoadStatisticsStore {
       clock: clock, window: policy.userInteractionWindow)
     saver = file.map { file in
       ResourceLoadStatisticsSaver(file: file) {
-        shell.read { ($0.policy.maximumEntries, $0.policy.entriesKeptAfterPruning) }
+        shell.read { ($0.policy, $0.operatingDays, $0.lastDataRemoval) }
       }
     }
     accessPolicy.update(
@@ -126,6 +128,31 @@ public actor ResourceLoadStatisticsStore {
     guard from != to else { return }
     let now = clock.now()
     record { $0.recordRedirect(from: from, to: to, isTopFrame: isTopFrame, now: now) }
+  }
+
+  /// The first time tracking prevention sees a persistent store: the sites
+  /// it already holds data for are spared for the policy's grandfathering
+  /// time (WebKit's grandfathering), and the statistics are saved at once,
+  /// so that this happens once only.
+  package func firstSight(grandfathering domains: [String]) async {
+    let now = clock.now()
+    let until = now.addingTimeInterval(policy.grandfatheringDuration)
+    if !domains.isEmpty { record { $0.grandfather(domains, until: until, now: now) } }
+    saver?.requestSave()
+    try? await saver?.save()
+  }
+
+  /// What a data removal at `now` would remove, and, when one ran less than
+  /// the minimum time ago, when the next may run.
+  package func removalPlan() -> (candidates: [ResourceLoadStatistics], deferredUntil: Date?) {
+    let now = clock.now()
+    return shell.read { ($0.removalCandidates(now: now), $0.nextDataRemoval(after: now)) }
+  }
+
+  /// Notes a data removal of `domains`.
+  package func markDataRemoved(_ domains: [String]) {
+    let now = clock.now()
+    record { $0.markDataRemoved(domains, now: now) }
   }
 
   /// Removes the statistics of `domains` (all when nil).

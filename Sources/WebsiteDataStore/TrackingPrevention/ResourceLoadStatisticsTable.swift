@@ -10,10 +10,21 @@ package struct ResourceLoadStatisticsTable: Sendable {
   /// The policy the recordings follow.
   package var policy: TrackingPreventionPolicy
   private(set) var entries: [String: ResourceLoadStatistics] = [:]
+  /// The days (UTC midnights) on which loads were recorded, oldest first,
+  /// at most twice the policy's window: WebKit's operating dates.
+  package private(set) var operatingDays: [Date] = []
+  /// When website data was last removed.
+  package private(set) var lastDataRemoval: Date?
 
   /// A table of `entries` (as loaded or merged), each classified again.
-  package init(policy: TrackingPreventionPolicy, entries: [ResourceLoadStatistics] = []) {
+  package init(
+    policy: TrackingPreventionPolicy, entries: [ResourceLoadStatistics] = [],
+    operatingDays: [Date] = [], lastDataRemoval: Date? = nil
+  ) {
     self.policy = policy
+    self.operatingDays = Array(
+      Set(operatingDays).sorted().suffix(2 * max(1, policy.operatingDaysWindow)))
+    self.lastDataRemoval = lastDataRemoval
     for var entry in entries {
       Self.classify(&entry, policy: policy)
       self.entries[entry.domain] = entry
@@ -69,6 +80,51 @@ package struct ResourceLoadStatisticsTable: Sendable {
     return update([domain], now: now) { $0.mostRecentUserInteraction = now }
   }
 
+  /// Spares the data of `domains` from removal until `date` (grandfathering).
+  package mutating func grandfather(_ domains: [String], until date: Date, now: Date)
+    -> [ResourceLoadStatistics]
+  {
+    guard policy.isEnabled else { return [] }
+    return update(domains, now: now) { $0.grandfatheredUntil = date }
+  }
+
+  /// The prevalent domains whose data removal takes (WebKit's
+  /// `ResourceLoadStatisticsStore::registrableDomainsToRemoveWebsiteDataFor`):
+  /// no user interaction since the first of the last
+  /// ``TrackingPreventionPolicy/operatingDaysWindow`` operating days (or,
+  /// while there are fewer, within that many days of `now`), and not
+  /// grandfathered any more.
+  package func removalCandidates(now: Date) -> [ResourceLoadStatistics] {
+    guard policy.isEnabled else { return [] }
+    let window = policy.operatingDaysWindow
+    let cutoff =
+      operatingDays.count >= window
+      ? operatingDays[operatingDays.count - window]
+      : now.addingTimeInterval(-Double(window) * 86_400)
+    return all.filter { entry in
+      guard entry.isPrevalent else { return false }
+      if let until = entry.grandfatheredUntil, until > now { return false }
+      guard let interaction = entry.mostRecentUserInteraction else { return true }
+      return interaction < cutoff
+    }
+  }
+
+  /// Whether a removal may run at `now` (at most one per
+  /// ``TrackingPreventionPolicy/minimumTimeBetweenDataRemovals``); when not,
+  /// from when.
+  package func nextDataRemoval(after now: Date) -> Date? {
+    guard let last = lastDataRemoval else { return nil }
+    let next = last.addingTimeInterval(policy.minimumTimeBetweenDataRemovals)
+    return next > now ? next : nil
+  }
+
+  /// Notes that the data of `domains` was removed at `now`.
+  package mutating func markDataRemoved(_ domains: [String], now: Date) -> [ResourceLoadStatistics]
+  {
+    lastDataRemoval = now
+    return update(domains, now: now) { $0.dataRemovedAt = now }
+  }
+
   /// Drops every entry (the data-removal API clears the statistics too).
   package mutating func removeAll(domains: Set<String>? = nil) -> [String] {
     let removed = domains.map { Array($0.filter { entries[$0] != nil }) } ?? Array(entries.keys)
@@ -102,6 +158,7 @@ package struct ResourceLoadStatisticsTable: Sendable {
   private mutating func update(
     _ domains: [String], now: Date, _ body: (inout ResourceLoadStatistics) -> Void
   ) -> [ResourceLoadStatistics] {
+    noteOperatingDay(now)
     var changed: [ResourceLoadStatistics] = []
     for domain in domains {
       var entry = entries[domain] ?? ResourceLoadStatistics(domain: domain, lastSeen: now)
@@ -120,6 +177,16 @@ package struct ResourceLoadStatisticsTable: Sendable {
   /// count remains — first those neither prevalent nor interacted with, then
   /// the prevalent without interaction, then the rest; the least recently
   /// seen first in each group. The entries just recorded stay.
+  /// Adds `now`'s day to the operating days.
+  private mutating func noteOperatingDay(_ now: Date) {
+    let day = Date(
+      timeIntervalSince1970: (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+    guard operatingDays.last.map({ $0 < day }) ?? true else { return }
+    operatingDays.append(day)
+    let kept = 2 * max(1, policy.operatingDaysWindow)
+    if operatingDays.count > kept { operatingDays.removeFirst(operatingDays.count - kept) }
+  }
+
   /// Prunes when past the maximum (a table loaded whole or merged).
   package mutating func prune() { pruneIfNeeded(keeping: []) }
 

@@ -2,47 +2,71 @@ import Foundation
 
 /// Every threshold, window and cap of tracking prevention, as data (WebKit's
 /// Intelligent Tracking Prevention `ResourceLoadStatisticsParameters`, whose
-/// values are the defaults). `Codable`, so that a store can keep it; ``off``
-/// is a policy too.
+/// values are the defaults). `Codable`, so that a store can keep it (a
+/// field missing from a saved policy takes WebKit's value); ``off`` is a
+/// policy too.
 public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
   /// Whether loads are recorded and the rules applied at all.
-  public var isEnabled: Bool
+  public var isEnabled = true
   /// A domain is prevalent (a tracker) when any of its counts — top-level
   /// sites it was loaded under as a subresource or as a frame, sites it
   /// redirected subresources or top frames to — exceeds this, or when the
   /// length of the first three as a vector does (WebKit's classifier: 3).
-  public var prevalenceThreshold: Int
+  public var prevalenceThreshold = 3
   /// …and very prevalent when that vector's length exceeds this (30).
-  public var veryPrevalenceThreshold: Int
+  public var veryPrevalenceThreshold = 30
   /// How long a user interaction with a site keeps its cookies unblocked
   /// (WebKit's `timeToLiveUserInteraction`: 30 days).
-  public var userInteractionWindow: TimeInterval
+  public var userInteractionWindow: TimeInterval = 30 * 86_400
   /// How many domains the statistics hold before pruning (1000), and how
   /// many pruning keeps (800).
-  public var maximumEntries: Int
-  public var entriesKeptAfterPruning: Int
+  public var maximumEntries = 1000
+  public var entriesKeptAfterPruning = 800
+  /// Website data removal: a prevalent domain without user interaction
+  /// over the last this many operating days — days the store was used —
+  /// has its data removed (30).
+  public var operatingDaysWindow = 30
+  /// How long the data a store held when tracking prevention first saw it
+  /// is spared (WebKit's grandfathering: 7 days).
+  public var grandfatheringDuration: TimeInterval = 7 * 86_400
+  /// The least time between two data removals (one hour).
+  public var minimumTimeBetweenDataRemovals: TimeInterval = 3_600
 
   /// WebKit's defaults, on.
-  public static let webKit = TrackingPreventionPolicy(
-    isEnabled: true, prevalenceThreshold: 3, veryPrevalenceThreshold: 30,
-    userInteractionWindow: 30 * 86_400, maximumEntries: 1000, entriesKeptAfterPruning: 800)
+  public static let webKit = TrackingPreventionPolicy()
 
-  /// No tracking prevention: nothing recorded, nothing blocked.
+  /// No tracking prevention: nothing recorded, nothing blocked or removed.
   public static let off: TrackingPreventionPolicy = {
     var policy = webKit
     policy.isEnabled = false
     return policy
   }()
 
-  public init(
-    isEnabled: Bool, prevalenceThreshold: Int, veryPrevalenceThreshold: Int,
-    userInteractionWindow: TimeInterval, maximumEntries: Int, entriesKeptAfterPruning: Int
-  ) {
-    self.isEnabled = isEnabled
-    self.prevalenceThreshold = prevalenceThreshold
-    self.veryPrevalenceThreshold = veryPrevalenceThreshold
-    self.userInteractionWindow = userInteractionWindow
-    self.maximumEntries = maximumEntries
-    self.entriesKeptAfterPruning = min(entriesKeptAfterPruning, maximumEntries)
+  /// WebKit's defaults.
+  public init() {}
+
+  enum CodingKeys: String, CodingKey {
+    case isEnabled, prevalenceThreshold, veryPrevalenceThreshold, userInteractionWindow
+    case maximumEntries, entriesKeptAfterPruning, operatingDaysWindow, grandfatheringDuration
+    case minimumTimeBetweenDataRemovals
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
+      try container.decodeIfPresent(T.self, forKey: key) ?? fallback
+    }
+    let defaults = Self.webKit
+    isEnabled = try value(.isEnabled, defaults.isEnabled)
+    prevalenceThreshold = try value(.prevalenceThreshold, defaults.prevalenceThreshold)
+    veryPrevalenceThreshold = try value(.veryPrevalenceThreshold, defaults.veryPrevalenceThreshold)
+    userInteractionWindow = try value(.userInteractionWindow, defaults.userInteractionWindow)
+    maximumEntries = try value(.maximumEntries, defaults.maximumEntries)
+    entriesKeptAfterPruning = min(
+      try value(.entriesKeptAfterPruning, defaults.entriesKeptAfterPruning), maximumEntries)
+    operatingDaysWindow = try value(.operatingDaysWindow, defaults.operatingDaysWindow)
+    grandfatheringDuration = try value(.grandfatheringDuration, defaults.grandfatheringDuration)
+    minimumTimeBetweenDataRemovals = try value(
+      .minimumTimeBetweenDataRemovals, defaults.minimumTimeBetweenDataRemovals)
   }
 }

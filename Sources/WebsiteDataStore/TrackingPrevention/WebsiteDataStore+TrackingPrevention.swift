@@ -1,0 +1,55 @@
+import CookieCore
+import Foundation
+
+extension WebsiteDataStore {
+  /// Runs tracking prevention's website data removal (WebKit's
+  /// `removeDataRecords`): every kind of data — cookies, partitioned ones
+  /// included, and HSTS entries — of the prevalent domains without user
+  /// interaction over the last ``TrackingPreventionPolicy/operatingDaysWindow``
+  /// operating days, except grandfathered ones; at most once per
+  /// ``TrackingPreventionPolicy/minimumTimeBetweenDataRemovals``. Removed
+  /// cookies are published with the cause
+  /// ``CookieCore/CookieChange/Cause/removedByTrackingPrevention``.
+  ///
+  /// - Parameter dryRun: report what would be removed, and why, changing
+  ///   nothing (and whatever the time since the last removal).
+  public func runTrackingPrevention(dryRun: Bool = false) async throws -> TrackingPreventionReport {
+    let statistics = resourceLoadStatistics
+    let (candidates, deferredUntil) = await statistics.removalPlan()
+    let now = httpCookieStore.clock.now()
+    let all = await statistics.statistics()
+    let policy = statistics.policy
+    let blocked = all.filter { entry in
+      entry.isPrevalent && !entry.hadUserInteraction(within: policy.userInteractionWindow, now: now)
+    }.map(\.domain)
+    let grandfathered = all.filter { entry in
+      entry.isPrevalent && (entry.grandfatheredUntil.map { $0 > now } ?? false)
+    }.map(\.domain)
+    var bySite: [String: Set<WebsiteDataType>] = [:]
+    for record in await dataRecords(ofTypes: WebsiteDataType.allTypes) {
+      bySite[record.displayName] = record.dataTypes
+    }
+    let reason =
+      "a prevalent domain (tracker) without user interaction over the last"
+      + " \(policy.operatingDaysWindow) operating days"
+    let removals = candidates.compactMap { entry in
+      bySite[entry.domain].map {
+        TrackingPreventionReport.Removal(domain: entry.domain, dataTypes: $0, reason: reason)
+      }
+    }
+    let report = { (deferred: Date?) in
+      TrackingPreventionReport(
+        removals: deferred == nil ? removals : [], blockedDomains: blocked,
+        grandfatheredDomains: grandfathered, isDryRun: dryRun, deferredUntil: deferred)
+    }
+    if dryRun { return report(nil) }
+    if let deferredUntil { return report(deferredUntil) }
+    let sites = Set(removals.map(\.domain))
+    if !sites.isEmpty {
+      try await httpCookieStore.deleteCookies(ofSites: sites, cause: .removedByTrackingPrevention)
+      try await hstsStore.removeEntries(ofSites: sites)
+    }
+    await statistics.markDataRemoved(candidates.map(\.domain))
+    return report(nil)
+  }
+}
