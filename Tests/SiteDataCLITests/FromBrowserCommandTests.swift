@@ -106,6 +106,16 @@ import Testing
       export XDG_RUNTIME_DIR="$KEYRING_FOLDER/run" XDG_DATA_HOME="$KEYRING_FOLDER/data"
       mkdir -p -m 700 "$XDG_RUNTIME_DIR"
       printf 'unlock' | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+      # The daemon registers on the bus after it returns: until it has, a
+      # client would start a second one through D-Bus activation, without
+      # the unlocked login keyring (seen under load: "Object does not exist
+      # at path /org/freedesktop/secrets/collection/login").
+      for _ in $(seq 1 100); do
+        dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
+          org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null \\
+          | grep -q true && break
+        sleep 0.1
+      done
       \(store)
       export XDG_DATA_HOME="$STORE_DATA_HOME"
       exec "$@"

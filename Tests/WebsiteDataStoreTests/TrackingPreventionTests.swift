@@ -223,4 +223,28 @@ import Testing
     #expect(entry.domain == "tracker.example")
     #expect(entry.subresourceUnderTopFrameDomains == ["a.example"])
   }
+
+  @Test func cookiesWrittenByScriptLiveAtMostSevenDays() async throws {
+    let fixture = Fixture()
+    let cookies = fixture.store.httpCookieStore
+    let page = try fixture.url("https://news.example/")
+    let results = try await cookies.processResponse(
+      setCookieHeaders: ["long=1; Max-Age=2592000", "short=1; Max-Age=3600", "session=1"],
+      for: .script(document: page))
+    #expect(results.map(\.isAccepted) == [true, true, true])
+    #expect(results.map(\.lifetimeCap?.reason) == [.scriptWritten, nil, nil])
+    #expect(results[0].lifetimeCap?.description == "capped to 7 days: written by script")
+    let stored = await cookies.allCookies()
+    let long = try #require(stored.first { $0.name == "long" })
+    #expect(long.expiresAt == Self.start.addingTimeInterval(7 * 86_400))
+    #expect(stored.first { $0.name == "session" }?.expiresAt == nil)
+    // A Set-Cookie header is not capped, nor is anything with the policy off.
+    let http = try await cookies.processResponse(
+      setCookieHeaders: ["server=1; Max-Age=2592000"], for: .navigation(to: page))
+    #expect(http.first?.lifetimeCap == nil)
+    await fixture.store.resourceLoadStatistics.setPolicy(.off)
+    let off = try await cookies.processResponse(
+      setCookieHeaders: ["free=1; Max-Age=2592000"], for: .script(document: page))
+    #expect(off.first?.lifetimeCap == nil)
+  }
 }

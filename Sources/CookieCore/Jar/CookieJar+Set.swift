@@ -73,6 +73,25 @@ extension CookieJar {
     guard creation.status.isIncluded else {
       return SetCookieResult(cookie: cookie, status: creation.status)
     }
+    var capped: CookieLifetimeCap?
+    if let cap = access.lifetimeCap, let expiry = cookie.expiresAt,
+      expiry > now.addingTimeInterval(cap.seconds)
+    {
+      cookie.expiresAt = now.addingTimeInterval(cap.seconds)
+      capped = cap
+    }
+    var result = storeChecked(consume cookie, context: context, now: now)
+    result.lifetimeCap = capped
+    return result
+  }
+
+  /// ``store(_:context:sites:now:)`` once the policies allowed the cookie:
+  /// step 14, then storing.
+  private mutating func storeChecked(
+    _ cookie: consuming Cookie, context: CookieRequestContext, now: Date
+  )
+    -> SetCookieResult
+  {
     // The cookie's domain list and site, looked up once for what follows (the
     // domain read in place in the cookie's storage).
     let list = byDomain.index(of: cookie.storage.fields.pointee.domain)

@@ -68,4 +68,7 @@ public struct SetCookieResult: Sendable {
 
   /// Whether the line was accepted.
   public var isAccepted: Bool { status.isIncluded }
+
+  /// The cap a policy put on the cookie's life, when it shortened it.
+  public var lifetimeCap: CookieLifetimeCap?
 }

@@ -19,6 +19,10 @@ public struct CookieAccess: Sendable, Hashable {
   /// Whether an unpartitioned cookie the response sets is stored in the
   /// request's partition instead (Firefox's Total Cookie Protection).
   public var partitionsUnpartitionedWrites: Bool
+  /// The longest a cookie the response (or script) sets may live: a
+  /// persistent cookie's expiry is brought down to it (tracking
+  /// prevention's caps); `nil`: no cap.
+  public var lifetimeCap: CookieLifetimeCap?
   /// A second policy's reasons when the first already excluded (both show
   /// in explanations: "third-party blocked" and "tracking prevention").
   public private(set) var additionalUnpartitionedExclusion: CookieExclusionReason?
@@ -66,6 +70,9 @@ public struct CookieAccess: Sendable, Hashable {
       _ kept: CookieExclusionReason?
     ) -> CookieExclusionReason? {
       kept ?? (mine != nil && theirs != mine ? theirs : nil)
+    }
+    access.lifetimeCap = [lifetimeCap, other.lifetimeCap].compactMap { $0 }.min {
+      $0.seconds < $1.seconds
     }
     access.additionalUnpartitionedExclusion = second(
       unpartitionedExclusion, other.unpartitionedExclusion, additionalUnpartitionedExclusion)

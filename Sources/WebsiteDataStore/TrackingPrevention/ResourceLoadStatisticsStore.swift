@@ -35,16 +35,13 @@ public actor ResourceLoadStatisticsStore {
     self.shell = shell
     self.clock = clock
     self.domainFacts = domainFacts
-    accessPolicy = TrackingPreventionAccessPolicy(
-      clock: clock, window: policy.userInteractionWindow)
+    accessPolicy = TrackingPreventionAccessPolicy(clock: clock, policy: policy)
     saver = file.map { file in
       ResourceLoadStatisticsSaver(file: file) {
         shell.read { ($0.policy, $0.operatingDays, $0.lastDataRemoval) }
       }
     }
-    accessPolicy.update(
-      prevalent: policy.isEnabled ? shell.read(\.prevalentDomains) : [:],
-      window: policy.userInteractionWindow)
+    accessPolicy.update(prevalent: shell.read(\.prevalentDomains), policy: policy)
   }
 
   /// Saves the statistics of a persistent store now (``WebsiteDataStore/flush()``).
@@ -188,10 +185,8 @@ public actor ResourceLoadStatisticsStore {
   }
 
   private nonisolated func refreshAccessPolicy() {
-    let (prevalent, policy) = shell.read {
-      ($0.policy.isEnabled ? $0.prevalentDomains : [:], $0.policy)
-    }
-    accessPolicy.update(prevalent: prevalent, window: policy.userInteractionWindow)
+    let (prevalent, policy) = shell.read { ($0.prevalentDomains, $0.policy) }
+    accessPolicy.update(prevalent: prevalent, policy: policy)
   }
 
   private nonisolated func registrableDomain(of url: URLRecord) -> String {

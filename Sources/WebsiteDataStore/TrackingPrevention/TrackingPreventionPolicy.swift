@@ -31,6 +31,9 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
   public var grandfatheringDuration: TimeInterval = 7 * 86_400
   /// The least time between two data removals (one hour).
   public var minimumTimeBetweenDataRemovals: TimeInterval = 3_600
+  /// The longest life of a cookie written by a script (`document.cookie`,
+  /// the API's script source): WebKit's client-side cookie cap, 7 days.
+  public var scriptWrittenCookieLifetime: TimeInterval = 7 * 86_400
 
   /// WebKit's defaults, on.
   public static let webKit = TrackingPreventionPolicy()
@@ -48,7 +51,7 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
   enum CodingKeys: String, CodingKey {
     case isEnabled, prevalenceThreshold, veryPrevalenceThreshold, userInteractionWindow
     case maximumEntries, entriesKeptAfterPruning, operatingDaysWindow, grandfatheringDuration
-    case minimumTimeBetweenDataRemovals
+    case minimumTimeBetweenDataRemovals, scriptWrittenCookieLifetime
   }
 
   public init(from decoder: any Decoder) throws {
@@ -68,5 +71,7 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
     grandfatheringDuration = try value(.grandfatheringDuration, defaults.grandfatheringDuration)
     minimumTimeBetweenDataRemovals = try value(
       .minimumTimeBetweenDataRemovals, defaults.minimumTimeBetweenDataRemovals)
+    scriptWrittenCookieLifetime = try value(
+      .scriptWrittenCookieLifetime, defaults.scriptWrittenCookieLifetime)
   }
 }
