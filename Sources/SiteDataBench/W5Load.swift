@@ -8,6 +8,7 @@ enum W5Load {
   /// `w5 BASE_URL N`: N sequential loads.
   static func run(_ arguments: [String]) async {
     let (session, requests) = prepare(arguments)
+    await applyTrackingPreventionChoice(session)
     let (secs, last) = await measure {
       // Ordinary `load` calls, with no executor preference: as a program
       // that knows nothing of the loader's thread would make them.
@@ -27,6 +28,7 @@ enum W5Load {
       Bench.fail("INFLIGHT must be a positive number")
     }
     let (session, requests) = prepare(Array(arguments.prefix(2)))
+    await applyTrackingPreventionChoice(session)
     let (secs, last) = await measure {
       var last: [UInt8] = []
       try await withThrowingTaskGroup(of: [UInt8].self) { group in
@@ -57,6 +59,14 @@ enum W5Load {
   static var configuration: LoadConfiguration {
     let compressed = ProcessInfo.processInfo.environment["W5_ACCEPT_ENCODING"] == "1"
     return LoadConfiguration(acceptsCompressedResponses: compressed)
+  }
+
+  /// Tracking prevention is on, as in every store, unless
+  /// `W5_TRACKING_PREVENTION=0` (to measure what recording costs).
+  private static func applyTrackingPreventionChoice(_ session: WebLoaderSession) async {
+    if ProcessInfo.processInfo.environment["W5_TRACKING_PREVENTION"] == "0" {
+      await session.store.resourceLoadStatistics.setPolicy(.off)
+    }
   }
 
   /// The session and the parsed requests (untimed).
