@@ -70,4 +70,52 @@ import WebsiteDataStore
       await store.resourceLoadStatistics.statistics(for: "b.example")?.topFrameUniqueRedirectsFrom
         == ["a.test"])
   }
+
+  @Test func aStatefulBounceIsRemovedAfterItsGracePeriod() async throws {
+    let clock = ManualStoreClock(Date(timeIntervalSince1970: 2_000_000_000))
+    let store = WebsiteDataStore.nonPersistent(clock: clock)
+    let page = WebPage(
+      configuration: server.pageConfiguration(store: store, loadsSubresources: false))
+    let final = server.page("https", "b.example", html: "<title>shop</title>")
+    // A stateless bounce through site.example, then a stateful one through
+    // c.test, which sets a cookie as it redirects.
+    let viaTracker =
+      server.origin("https", "c.test") + "/redirect?status=302&to=" + final.queryEncoded + "&c="
+      + "bounce=1; Max-Age=86400".queryEncoded
+    let viaCDN =
+      server.origin("https", "site.example") + "/redirect?status=302&to=" + viaTracker.queryEncoded
+    let start = server.origin("https", "a.test") + "/redirect?status=302&to=" + viaCDN.queryEncoded
+    #expect(await outcome(of: page.load(URL(string: start)!)).error == nil)
+    #expect(page.title == "shop")
+    let statistics = store.resourceLoadStatistics
+    #expect(await statistics.statistics(for: "c.test")?.bouncedAt != nil)
+    #expect(await statistics.statistics(for: "site.example")?.bouncedAt == nil)
+    #expect(await statistics.statistics(for: "a.test")?.bouncedAt == nil)  // where the user went
+    #expect(await statistics.statistics(for: "b.example")?.bouncedAt == nil)  // where it ended
+    // Within the hour's grace nothing goes; after it, the tracker's cookie does.
+    #expect(try await store.runTrackingPrevention(dryRun: true).removals.isEmpty)
+    clock.advance(by: 3_601)
+    let due = try await store.runTrackingPrevention(dryRun: true)
+    #expect(due.removals.map(\.domain) == ["c.test"])
+    #expect(due.removals.first?.reason.contains("bounce tracker") == true)
+    #expect(try await store.runTrackingPrevention().removals.count == 1)
+    #expect(await store.httpCookieStore.allCookies().isEmpty)
+    #expect(await statistics.statistics(for: "c.test")?.bouncedAt == nil)
+  }
+
+  @Test func aBounceThroughASiteTheUserUsesIsSpared() async throws {
+    let clock = ManualStoreClock(Date(timeIntervalSince1970: 2_000_000_000))
+    let store = WebsiteDataStore.nonPersistent(clock: clock)
+    let page = WebPage(
+      configuration: server.pageConfiguration(store: store, loadsSubresources: false))
+    let final = server.page("https", "b.example", html: "<title>shop</title>")
+    let via =
+      server.origin("https", "c.test") + "/redirect?status=302&to=" + final.queryEncoded + "&c="
+      + "sso=1; Max-Age=86400".queryEncoded
+    let start = server.origin("https", "a.test") + "/redirect?status=302&to=" + via.queryEncoded
+    await store.resourceLoadStatistics.recordUserInteraction(with: try store.url("https://c.test/"))
+    #expect(await outcome(of: page.load(URL(string: start)!)).error == nil)
+    clock.advance(by: 3_601)
+    #expect(try await store.runTrackingPrevention(dryRun: true).removals.isEmpty)
+  }
 }

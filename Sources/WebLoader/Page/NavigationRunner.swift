@@ -23,6 +23,11 @@ final class NavigationRunner {
   /// Declarative refreshes followed so far (each replaces the history
   /// entry of the document that asked for it, HTML §4.2.5.3).
   private var refreshesFollowed = 0
+  /// Every hop of the navigation's documents so far (server redirects and
+  /// refreshes), for bounce tracking.
+  private var chain: [LoadHop] = []
+  /// The page that started the navigation, if a page did.
+  private let chainInitiator: URL?
   private let configuration: WebPage.Configuration
   private var preferences: WebPage.NavigationPreferences
   /// Redirects followed so far (the decider is not asked past the limit).
@@ -46,6 +51,7 @@ final class NavigationRunner {
     self.page = page
     self.channel = channel
     self.source = source
+    chainInitiator = source.initiator
     self.type = type
     self.item = item
     self.configuration = configuration
@@ -84,7 +90,9 @@ final class NavigationRunner {
       }
       try emit(.startedProvisionalNavigation, progress: 0.1)
       let (main, document) = try await loadDocument(request)
+      chain += main.response.hops
       guard let refresh = refresh(of: main, document: document) else {
+        await recordBounces()
         try finish()
         return
       }
@@ -154,6 +162,30 @@ final class NavigationRunner {
     let page = try livePage()
     page.endRunning(channel.id)
     try emit(.finished, progress: 1)
+  }
+
+  /// Tells tracking prevention of the stateful bounces of the finished
+  /// chain (PrivacyCG Navigational-Tracking Mitigations): each site visited
+  /// in the middle of it — not the page that started the navigation, not
+  /// the final one, and not the first hop of a navigation the user started
+  /// (where they meant to go) — whose hops sent or stored cookies.
+  private func recordBounces() async {
+    guard chain.count > 1, let store = try? await WebPage.store(for: configuration) else { return }
+    let facts = store.httpCookieStore.domainFacts
+    let site = { (url: URLRecord) in Site(url, facts: facts) }
+    let final = site(chain[chain.count - 1].url)
+    let initiator = chainInitiator.flatMap { try? store.url($0) }.map(site)
+    let middle = chain.dropLast().dropFirst(chainInitiator == nil ? 1 : 0)
+    var reported: Set<Site> = []
+    for hop in middle {
+      let hopSite = site(hop.url)
+      guard hopSite != final, hopSite != initiator, !reported.contains(hopSite) else { continue }
+      let stateful = !hop.cookiesSent.isEmpty || hop.setCookieResults.contains(where: \.isAccepted)
+      if stateful {
+        reported.insert(hopSite)
+        store.resourceLoadStatistics.recordBounce(through: hop.url)
+      }
+    }
   }
 
   // MARK: - Steps

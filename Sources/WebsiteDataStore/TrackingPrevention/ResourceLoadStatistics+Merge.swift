@@ -19,6 +19,11 @@ extension ResourceLoadStatistics {
       mostRecentUserInteraction, other.mostRecentUserInteraction)
     merged.grandfatheredUntil = Self.later(grandfatheredUntil, other.grandfatheredUntil)
     merged.dataRemovedAt = Self.later(dataRemovedAt, other.dataRemovedAt)
+    // The earlier bounce, unless a removal since acted on both.
+    merged.bouncedAt = [bouncedAt, other.bouncedAt].compactMap { $0 }.min()
+    if let bounced = merged.bouncedAt, let removed = merged.dataRemovedAt, removed >= bounced {
+      merged.bouncedAt = nil
+    }
     merged.isPrevalent = isPrevalent || other.isPrevalent
     merged.isVeryPrevalent = isVeryPrevalent || other.isVeryPrevalent
     return merged

@@ -33,6 +33,9 @@ public struct ResourceLoadStatistics: Sendable, Hashable, Codable {
   public var grandfatheredUntil: Date?
   /// When tracking prevention last removed its data.
   public var dataRemovedAt: Date?
+  /// The first stateful bounce through it not yet acted on: it was visited
+  /// only in the middle of a redirect chain and read or wrote cookies there.
+  public var bouncedAt: Date?
 
   /// A domain seen for the first time at `now`.
   public init(domain: String, lastSeen: Date) {

@@ -152,6 +152,20 @@ public actor ResourceLoadStatisticsStore {
     record { $0.markDataRemoved(domains, now: now) }
   }
 
+  /// A stateful bounce through `url`'s site: visited in the middle of a
+  /// redirect chain (server or client redirects), it read or wrote cookies.
+  package nonisolated func recordBounce(through url: URLRecord) {
+    let domain = registrableDomain(of: url)
+    let now = clock.now()
+    record { $0.recordBounce(through: domain, now: now) }
+  }
+
+  /// The bounce trackers a data removal at `now` would remove.
+  package func bounceRemovalCandidates() -> [ResourceLoadStatistics] {
+    let now = clock.now()
+    return shell.read { $0.bounceRemovalCandidates(now: now) }
+  }
+
   /// Removes the statistics of `domains` (all when nil).
   public func removeStatistics(forDomains domains: Set<String>? = nil) {
     let removed = shell.change { table in

@@ -109,6 +109,28 @@ package struct ResourceLoadStatisticsTable: Sendable {
     }
   }
 
+  /// A stateful bounce through `domain` at `now` (kept: the first one).
+  package mutating func recordBounce(through domain: String, now: Date) -> [ResourceLoadStatistics]
+  {
+    guard policy.isEnabled else { return [] }
+    return update([domain], now: now) { entry in
+      if entry.bouncedAt == nil { entry.bouncedAt = now }
+    }
+  }
+
+  /// The bounce trackers whose data removal takes (the PrivacyCG's
+  /// bounce tracking mitigations): a stateful bounce at least the grace
+  /// period ago, and no user interaction within the bounce window.
+  package func bounceRemovalCandidates(now: Date) -> [ResourceLoadStatistics] {
+    guard policy.isEnabled else { return [] }
+    return all.filter { entry in
+      guard let bounced = entry.bouncedAt,
+        now.timeIntervalSince(bounced) >= policy.bounceTrackingGracePeriod
+      else { return false }
+      return !entry.hadUserInteraction(within: policy.bounceTrackingInteractionWindow, now: now)
+    }
+  }
+
   /// Whether a removal may run at `now` (at most one per
   /// ``TrackingPreventionPolicy/minimumTimeBetweenDataRemovals``); when not,
   /// from when.
@@ -122,7 +144,10 @@ package struct ResourceLoadStatisticsTable: Sendable {
   package mutating func markDataRemoved(_ domains: [String], now: Date) -> [ResourceLoadStatistics]
   {
     lastDataRemoval = now
-    return update(domains, now: now) { $0.dataRemovedAt = now }
+    return update(domains, now: now) { entry in
+      entry.dataRemovedAt = now
+      entry.bouncedAt = nil
+    }
   }
 
   /// Drops every entry (the data-removal API clears the statistics too).

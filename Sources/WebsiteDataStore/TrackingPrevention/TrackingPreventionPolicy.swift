@@ -34,6 +34,13 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
   /// The longest life of a cookie written by a script (`document.cookie`,
   /// the API's script source): WebKit's client-side cookie cap, 7 days.
   public var scriptWrittenCookieLifetime: TimeInterval = 7 * 86_400
+  /// Bounce tracking (PrivacyCG Navigational-Tracking Mitigations): a site
+  /// that held state while it was visited only in the middle of a
+  /// redirect chain has its data removed unless the user interacted with
+  /// it within this window (45 days, as Chromium and Firefox)…
+  public var bounceTrackingInteractionWindow: TimeInterval = 45 * 86_400
+  /// …once this grace period after the bounce has passed (one hour).
+  public var bounceTrackingGracePeriod: TimeInterval = 3_600
 
   /// WebKit's defaults, on.
   public static let webKit = TrackingPreventionPolicy()
@@ -52,6 +59,7 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
     case isEnabled, prevalenceThreshold, veryPrevalenceThreshold, userInteractionWindow
     case maximumEntries, entriesKeptAfterPruning, operatingDaysWindow, grandfatheringDuration
     case minimumTimeBetweenDataRemovals, scriptWrittenCookieLifetime
+    case bounceTrackingInteractionWindow, bounceTrackingGracePeriod
   }
 
   public init(from decoder: any Decoder) throws {
@@ -73,5 +81,9 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
       .minimumTimeBetweenDataRemovals, defaults.minimumTimeBetweenDataRemovals)
     scriptWrittenCookieLifetime = try value(
       .scriptWrittenCookieLifetime, defaults.scriptWrittenCookieLifetime)
+    bounceTrackingInteractionWindow = try value(
+      .bounceTrackingInteractionWindow, defaults.bounceTrackingInteractionWindow)
+    bounceTrackingGracePeriod = try value(
+      .bounceTrackingGracePeriod, defaults.bounceTrackingGracePeriod)
   }
 }

@@ -7,7 +7,11 @@ extension WebsiteDataStore {
   /// included, and HSTS entries — of the prevalent domains without user
   /// interaction over the last ``TrackingPreventionPolicy/operatingDaysWindow``
   /// operating days, except grandfathered ones; at most once per
-  /// ``TrackingPreventionPolicy/minimumTimeBetweenDataRemovals``. Removed
+  /// ``TrackingPreventionPolicy/minimumTimeBetweenDataRemovals``; and the
+  /// data of bounce trackers (PrivacyCG Navigational-Tracking Mitigations):
+  /// sites that read or wrote cookies while visited only in the middle of a
+  /// redirect chain, with no user interaction in 45 days, once an hour's
+  /// grace has passed. Removed
   /// cookies are published with the cause
   /// ``CookieCore/CookieChange/Cause/removedByTrackingPrevention``.
   ///
@@ -32,9 +36,16 @@ extension WebsiteDataStore {
     let reason =
       "a prevalent domain (tracker) without user interaction over the last"
       + " \(policy.operatingDaysWindow) operating days"
-    let removals = candidates.compactMap { entry in
-      bySite[entry.domain].map {
-        TrackingPreventionReport.Removal(domain: entry.domain, dataTypes: $0, reason: reason)
+    let bounceReason =
+      "a bounce tracker (it held state while visited only in the middle of a redirect chain)"
+      + " without user interaction in \(Int(policy.bounceTrackingInteractionWindow / 86_400)) days"
+    let bounces = await statistics.bounceRemovalCandidates()
+    var reasons: [String: String] = [:]
+    for entry in bounces { reasons[entry.domain] = bounceReason }
+    for entry in candidates { reasons[entry.domain] = reason }
+    let removals = reasons.sorted { $0.key < $1.key }.compactMap { domain, reason in
+      bySite[domain].map {
+        TrackingPreventionReport.Removal(domain: domain, dataTypes: $0, reason: reason)
       }
     }
     let report = { (deferred: Date?) in
@@ -49,7 +60,7 @@ extension WebsiteDataStore {
       try await httpCookieStore.deleteCookies(ofSites: sites, cause: .removedByTrackingPrevention)
       try await hstsStore.removeEntries(ofSites: sites)
     }
-    await statistics.markDataRemoved(candidates.map(\.domain))
+    await statistics.markDataRemoved(reasons.keys.sorted())
     return report(nil)
   }
 }
