@@ -25,6 +25,7 @@ extension CookieJar {
       header: Self.header(scan.included), included: scan.included.map(\.cookie),
       excluded: scan.excluded, changes: [], accessed: [])
     finish(scan, now: now, changes: &result.changes, accessed: &result.accessed)
+    if explain { result.exemption = access(for: context, sites: sites, operation: .read).exemption }
     return result
   }
 

@@ -21,4 +21,7 @@ public struct CookieLookupResult: Sendable {
   public var changes: [CookieChange]
   /// Cookies whose last-access time the lookup refreshed (for persistence).
   public var accessed: [Cookie]
+  /// Why cookies a policy would have withheld were sent (a storage access
+  /// grant); filled only when explanations were asked for.
+  public var exemption: CookieExemptionReason? = nil
 }

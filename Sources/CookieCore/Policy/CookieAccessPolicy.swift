@@ -19,6 +19,9 @@ public struct CookieAccess: Sendable, Hashable {
   /// Whether an unpartitioned cookie the response sets is stored in the
   /// request's partition instead (Firefox's Total Cookie Protection).
   public var partitionsUnpartitionedWrites: Bool
+  /// Why the third-party policy's block was lifted for this request, if a
+  /// policy lifted it (a storage access grant).
+  public var exemption: CookieExemptionReason?
   /// The longest a cookie the response (or script) sets may live: a
   /// persistent cookie's expiry is brought down to it (tracking
   /// prevention's caps); `nil`: no cap.
@@ -71,6 +74,7 @@ public struct CookieAccess: Sendable, Hashable {
     ) -> CookieExclusionReason? {
       kept ?? (mine != nil && theirs != mine ? theirs : nil)
     }
+    access.exemption = exemption ?? other.exemption
     access.lifetimeCap = [lifetimeCap, other.lifetimeCap].compactMap { $0 }.min {
       $0.seconds < $1.seconds
     }
@@ -96,6 +100,19 @@ public protocol CookieAccessPolicy: Sendable {
   func access(
     for context: CookieRequestContext, sites: ContextSites, operation: CookieOperation
   ) -> CookieAccess
+
+  /// For a third-party `context`, a reason to lift the third-party
+  /// policy's block of its unpartitioned cookies (a storage access grant);
+  /// `nil`, the default, lifts nothing. Asked before ``access(for:sites:operation:)``.
+  func exemption(
+    for context: CookieRequestContext, sites: ContextSites, operation: CookieOperation
+  ) -> CookieExemptionReason?
+}
+
+extension CookieAccessPolicy {
+  public func exemption(
+    for context: CookieRequestContext, sites: ContextSites, operation: CookieOperation
+  ) -> CookieExemptionReason? { nil }
 }
 
 extension ThirdPartyCookiePolicy: CookieAccessPolicy {

@@ -36,12 +36,15 @@ final class ResourceLoadStatisticsSaver: Sendable {
     var entries: [ResourceLoadStatistics] = []
     var operatingDays: [Date] = []
     var lastDataRemoval: Date?
+    /// The storage access grants (optional: absent from older values).
+    var grants: [StorageAccessGrant]?
   }
 
   /// What the table holds besides its entries, read at save time.
   typealias Current =
     @Sendable () -> (
-      policy: TrackingPreventionPolicy, operatingDays: [Date], lastDataRemoval: Date?
+      policy: TrackingPreventionPolicy, operatingDays: [Date], lastDataRemoval: Date?,
+      grants: [StorageAccessGrant]
     )
 
   private let file: any StoreFile
@@ -108,7 +111,8 @@ final class ResourceLoadStatisticsSaver: Sendable {
       return pending
     }
     guard !work.isEmpty else { return }
-    let (policy, operatingDays, lastDataRemoval) = current()
+    // The grants are this process's: a revocation must not come back.
+    let (policy, operatingDays, lastDataRemoval, grants) = current()
     do {
       try await file.updateSetting(named: Self.settingName) { bytes in
         var stored: [String: ResourceLoadStatistics] = [:]
@@ -131,7 +135,7 @@ final class ResourceLoadStatisticsSaver: Sendable {
         table.prune()
         let merged = Snapshot(
           entries: table.all, operatingDays: table.operatingDays,
-          lastDataRemoval: table.lastDataRemoval)
+          lastDataRemoval: table.lastDataRemoval, grants: grants)
         return try? JSONEncoder().encode(merged).map { $0 }
       }
     } catch {

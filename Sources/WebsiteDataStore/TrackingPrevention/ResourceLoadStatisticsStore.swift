@@ -31,17 +31,20 @@ public actor ResourceLoadStatisticsStore {
     let shell = StoreShell<ResourceLoadStatisticsTable, Never>(
       ResourceLoadStatisticsTable(
         policy: policy, entries: saved?.entries ?? [], operatingDays: saved?.operatingDays ?? [],
-        lastDataRemoval: saved?.lastDataRemoval), persistence: nil, load: nil)
+        lastDataRemoval: saved?.lastDataRemoval, grants: saved?.grants ?? []),
+      persistence: nil, load: nil)
     self.shell = shell
     self.clock = clock
     self.domainFacts = domainFacts
     accessPolicy = TrackingPreventionAccessPolicy(clock: clock, policy: policy)
     saver = file.map { file in
       ResourceLoadStatisticsSaver(file: file) {
-        shell.read { ($0.policy, $0.operatingDays, $0.lastDataRemoval) }
+        shell.read { ($0.policy, $0.operatingDays, $0.lastDataRemoval, Array($0.grants.values)) }
       }
     }
-    accessPolicy.update(prevalent: shell.read(\.prevalentDomains), policy: policy)
+    accessPolicy.update(
+      prevalent: shell.read(\.prevalentDomains), grants: shell.read { Array($0.grants.values) },
+      policy: policy)
   }
 
   /// Saves the statistics of a persistent store now (``WebsiteDataStore/flush()``).
@@ -166,6 +169,56 @@ public actor ResourceLoadStatisticsStore {
     return shell.read { $0.bounceRemovalCandidates(now: now) }
   }
 
+  // MARK: - Storage access
+
+  /// Asks for storage access for `embedded` under `topLevel` (the Storage
+  /// Access API's `requestStorageAccess`): granted when the user interacted
+  /// with `embedded` as a top-level site within the policy's window; the
+  /// grant lets its unpartitioned cookies through in that third-party
+  /// context, whatever the third-party policy, and lasts 30 days (less if
+  /// the interaction expires first). Saved with a persistent store.
+  ///
+  /// - Returns: the grant; `nil` when refused.
+  @discardableResult
+  public func requestStorageAccess(for embedded: URLRecord, under topLevel: URLRecord)
+    -> StorageAccessGrant?
+  {
+    let embeddedDomain = registrableDomain(of: embedded)
+    let top = registrableDomain(of: topLevel)
+    let now = clock.now()
+    let grant = shell.change { table in
+      (table.grantStorageAccess(embedded: embeddedDomain, topLevel: top, now: now), [])
+    }.result
+    if grant != nil { grantsChanged() }
+    return grant
+  }
+
+  /// The unexpired storage access grants.
+  public func storageAccessGrants() -> [StorageAccessGrant] {
+    let now = clock.now()
+    return shell.read { $0.activeGrants(now: now) }
+  }
+
+  /// Revokes `embedded`'s grant under `topLevel` (under every top-level
+  /// site when nil); returns how many went.
+  @discardableResult
+  public func revokeStorageAccess(for embedded: URLRecord, under topLevel: URLRecord? = nil) -> Int
+  {
+    let embeddedDomain = registrableDomain(of: embedded)
+    let top = topLevel.map(registrableDomain(of:))
+    let count = shell.change { table in
+      (table.revokeStorageAccess(embedded: embeddedDomain, topLevel: top), [])
+    }.result
+    if count > 0 { grantsChanged() }
+    return count
+  }
+
+  private func grantsChanged() {
+    saver?.requestSave()
+    saver?.changed([])
+    refreshAccessPolicy()
+  }
+
   /// Removes the statistics of `domains` (all when nil).
   public func removeStatistics(forDomains domains: Set<String>? = nil) {
     let removed = shell.change { table in
@@ -199,8 +252,10 @@ public actor ResourceLoadStatisticsStore {
   }
 
   private nonisolated func refreshAccessPolicy() {
-    let (prevalent, policy) = shell.read { ($0.prevalentDomains, $0.policy) }
-    accessPolicy.update(prevalent: prevalent, policy: policy)
+    let (prevalent, grants, policy) = shell.read {
+      ($0.prevalentDomains, Array($0.grants.values), $0.policy)
+    }
+    accessPolicy.update(prevalent: prevalent, grants: grants, policy: policy)
   }
 
   private nonisolated func registrableDomain(of url: URLRecord) -> String {

@@ -15,12 +15,15 @@ package struct ResourceLoadStatisticsTable: Sendable {
   package private(set) var operatingDays: [Date] = []
   /// When website data was last removed.
   package private(set) var lastDataRemoval: Date?
+  /// Storage access grants by pair (``StorageAccessGrant/key``).
+  package private(set) var grants: [String: StorageAccessGrant] = [:]
 
   /// A table of `entries` (as loaded or merged), each classified again.
   package init(
     policy: TrackingPreventionPolicy, entries: [ResourceLoadStatistics] = [],
-    operatingDays: [Date] = [], lastDataRemoval: Date? = nil
+    operatingDays: [Date] = [], lastDataRemoval: Date? = nil, grants: [StorageAccessGrant] = []
   ) {
+    for grant in grants { self.grants[grant.key] = grant }
     self.policy = policy
     self.operatingDays = Array(
       Set(operatingDays).sorted().suffix(2 * max(1, policy.operatingDaysWindow)))
@@ -107,6 +110,41 @@ package struct ResourceLoadStatisticsTable: Sendable {
       guard let interaction = entry.mostRecentUserInteraction else { return true }
       return interaction < cutoff
     }
+  }
+
+  /// Grants `embedded` storage access under `topLevel` when the user
+  /// interacted with `embedded` within the window (WebKit requires that
+  /// interaction); until the grant lifetime, or the interaction's expiry if
+  /// sooner. `nil`: refused.
+  package mutating func grantStorageAccess(embedded: String, topLevel: String, now: Date)
+    -> StorageAccessGrant?
+  {
+    guard policy.isEnabled, embedded != topLevel,
+      let interaction = entries[embedded]?.mostRecentUserInteraction,
+      now.timeIntervalSince(interaction) <= policy.userInteractionWindow
+    else { return nil }
+    let expiry = min(
+      now.addingTimeInterval(policy.storageAccessGrantLifetime),
+      interaction.addingTimeInterval(policy.userInteractionWindow))
+    let grant = StorageAccessGrant(
+      embeddedDomain: embedded, topLevelDomain: topLevel, grantedAt: now, expiresAt: expiry)
+    grants[grant.key] = grant
+    return grant
+  }
+
+  /// Revokes the grant of a pair (every grant of `embedded` when
+  /// `topLevel` is nil); returns how many went.
+  package mutating func revokeStorageAccess(embedded: String, topLevel: String?) -> Int {
+    let victims = grants.values.filter {
+      $0.embeddedDomain == embedded && (topLevel == nil || $0.topLevelDomain == topLevel)
+    }
+    for grant in victims { grants[grant.key] = nil }
+    return victims.count
+  }
+
+  /// The unexpired grants, by pair.
+  package func activeGrants(now: Date) -> [StorageAccessGrant] {
+    grants.values.filter { $0.expiresAt > now }.sorted { $0.key < $1.key }
   }
 
   /// A stateful bounce through `domain` at `now` (kept: the first one).

@@ -19,6 +19,8 @@ package final class TrackingPreventionAccessPolicy: CookieAccessPolicy {
   private struct Snapshot {
     var policy: TrackingPreventionPolicy
     var prevalent: [String: Date?]
+    /// Grant expiries by "embedded top-level" pair.
+    var grants: [String: Date] = [:]
   }
 
   private let snapshot: Mutex<Snapshot>
@@ -30,9 +32,33 @@ package final class TrackingPreventionAccessPolicy: CookieAccessPolicy {
   }
 
   /// Replaces what the policy knows (the policy, prevalent domains and
-  /// their last interactions).
-  func update(prevalent: [String: Date?], policy: TrackingPreventionPolicy) {
-    snapshot.withLock { $0 = Snapshot(policy: policy, prevalent: prevalent) }
+  /// their last interactions, storage access grants).
+  func update(
+    prevalent: [String: Date?], grants: [StorageAccessGrant], policy: TrackingPreventionPolicy
+  ) {
+    var byPair: [String: Date] = [:]
+    for grant in grants { byPair[grant.key] = grant.expiresAt }
+    snapshot.withLock { $0 = Snapshot(policy: policy, prevalent: prevalent, grants: byPair) }
+  }
+
+  /// A storage access grant of the request's site under the top-level
+  /// site lifts the third-party policy's block.
+  package func exemption(
+    for context: CookieRequestContext, sites: ContextSites, operation: CookieOperation
+  ) -> CookieExemptionReason? {
+    hasGrant(sites) ? .storageAccess : nil
+  }
+
+  /// Whether the request's site holds an unexpired grant under the
+  /// top-level site.
+  private func hasGrant(_ sites: ContextSites) -> Bool {
+    guard sites.isThirdParty else { return false }
+    let hasAny = snapshot.withLock { $0.policy.isEnabled && !$0.grants.isEmpty }
+    guard hasAny else { return false }
+    let key = sites.request.host + " " + sites.topLevel.host
+    return snapshot.withLock { snapshot in
+      snapshot.grants[key].map { $0 > clock.now() } ?? false
+    }
   }
 
   package func access(
@@ -51,7 +77,7 @@ package final class TrackingPreventionAccessPolicy: CookieAccessPolicy {
 
   /// The third-party block of a prevalent domain without interaction.
   private func blocking(_ sites: ContextSites) -> CookieAccess {
-    guard sites.isThirdParty else { return .allowed }
+    guard sites.isThirdParty, !hasGrant(sites) else { return .allowed }
     let domain = sites.request.host
     let blocked = snapshot.withLock { snapshot -> Bool in
       guard snapshot.policy.isEnabled, let interaction = snapshot.prevalent[domain] else {

@@ -41,6 +41,8 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
   public var bounceTrackingInteractionWindow: TimeInterval = 45 * 86_400
   /// …once this grace period after the bounce has passed (one hour).
   public var bounceTrackingGracePeriod: TimeInterval = 3_600
+  /// How long a storage access grant lasts (30 days, as WebKit's).
+  public var storageAccessGrantLifetime: TimeInterval = 30 * 86_400
 
   /// WebKit's defaults, on.
   public static let webKit = TrackingPreventionPolicy()
@@ -59,7 +61,7 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
     case isEnabled, prevalenceThreshold, veryPrevalenceThreshold, userInteractionWindow
     case maximumEntries, entriesKeptAfterPruning, operatingDaysWindow, grandfatheringDuration
     case minimumTimeBetweenDataRemovals, scriptWrittenCookieLifetime
-    case bounceTrackingInteractionWindow, bounceTrackingGracePeriod
+    case bounceTrackingInteractionWindow, bounceTrackingGracePeriod, storageAccessGrantLifetime
   }
 
   public init(from decoder: any Decoder) throws {
@@ -85,5 +87,7 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
       .bounceTrackingInteractionWindow, defaults.bounceTrackingInteractionWindow)
     bounceTrackingGracePeriod = try value(
       .bounceTrackingGracePeriod, defaults.bounceTrackingGracePeriod)
+    storageAccessGrantLifetime = try value(
+      .storageAccessGrantLifetime, defaults.storageAccessGrantLifetime)
   }
 }
