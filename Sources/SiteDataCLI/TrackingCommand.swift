@@ -9,6 +9,7 @@ enum TrackingCommand: CommandGroup {
   static var subcommands: [any Command.Type] {
     [
       TrackingSummaryCommand.self, TrackingRunCommand.self, TrackingInteractCommand.self,
+      TrackingGrantCommand.self, TrackingRevokeCommand.self,
       TrackingSwitchCommand.Enable.self,
       TrackingSwitchCommand.Disable.self, TrackingClearCommand.self,
     ]
@@ -232,13 +233,107 @@ enum TrackingInteractCommand: Command {
     let site = try parsed.positionals(["<url-or-domain>"], of: Self.self)[0]
     let (opened, options) = try await TrackingCommand.store(parsed, create: true, of: Self.self)
     guard let store = opened else { throw .failure("cannot open \(options.displayName)") }
-    let text = site.contains("://") ? site : "https://\(site)/"
-    guard let url = try? store.url(text), url.scheme == "http" || url.scheme == "https" else {
-      throw .usage("'\(site)' is not a URL or a domain", of: Self.self)
-    }
+    let url = try trackingSiteURL(site, store: store, of: Self.self)
     await store.resourceLoadStatistics.recordUserInteraction(with: url)
     await store.close()
     Console.out("recorded a user interaction with \(url.host.serialized)\n")
+    return .success
+  }
+}
+
+/// A URL or a bare domain as a URL record of `store`.
+func trackingSiteURL<C: Command>(_ text: String, store: WebsiteDataStore, of command: C.Type)
+  throws(CLIError) -> URLRecord
+{
+  let full = text.contains("://") ? text : "https://\(text)/"
+  guard let url = try? store.url(full), url.scheme == "http" || url.scheme == "https" else {
+    throw .usage("'\(text)' is not a URL or a domain", of: command)
+  }
+  return url
+}
+
+/// `sitedata tracking grant EMBEDDED --under TOP`: a storage access grant.
+enum TrackingGrantCommand: Command {
+  static let name = "grant"
+  static let fullName = "tracking grant"
+  static let abstract = "Grant an embedded site storage access under a top-level site."
+  static let usage = "sitedata tracking grant <embedded> --under <top-level> [<store options>]"
+
+  static var discussion: String {
+    """
+    OPTIONS:
+      --under <top-level>     The top-level site (a URL or a domain).
+    \(StoreOptions.optionsHelp())
+      -h, --help              Show this help.
+
+    As the Storage Access API grants it: the embedded site's unpartitioned
+    cookies are then sent in third-party contexts under that top-level site,
+    whatever the third-party policy, for 30 days (less if your interaction
+    with the embedded site expires first). Granted only when you interacted
+    with the embedded site as a top-level site in the last 30 days (a fetch
+    of it, or 'sitedata tracking interact'); otherwise exit 1.
+
+    """
+  }
+
+  static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+    let parsed = try Arguments(
+      arguments, options: StoreOptions.options() + [.value("under")], of: Self.self)
+    let embeddedText = try parsed.positionals(["<embedded>"], of: Self.self)[0]
+    guard let topText = parsed.values["under"] else {
+      throw .usage("--under names the top-level site", of: Self.self)
+    }
+    let (opened, options) = try await TrackingCommand.store(parsed, create: true, of: Self.self)
+    guard let store = opened else { throw .failure("cannot open \(options.displayName)") }
+    let embedded = try trackingSiteURL(embeddedText, store: store, of: Self.self)
+    let top = try trackingSiteURL(topText, store: store, of: Self.self)
+    let grant = await store.resourceLoadStatistics.requestStorageAccess(for: embedded, under: top)
+    await store.close()
+    guard let grant else {
+      throw .failure(
+        "storage access refused: no user interaction with \(embedded.host.serialized) in the"
+          + " last 30 days (see 'sitedata tracking interact')")
+    }
+    Console.out(
+      "granted: \(grant.embeddedDomain) under \(grant.topLevelDomain) until"
+        + " \(RFC3339Timestamp.formatSeconds(grant.expiresAt))\n")
+    return .success
+  }
+}
+
+/// `sitedata tracking revoke EMBEDDED [--under TOP]`.
+enum TrackingRevokeCommand: Command {
+  static let name = "revoke"
+  static let fullName = "tracking revoke"
+  static let abstract = "Revoke an embedded site's storage access grants."
+  static let usage = "sitedata tracking revoke <embedded> [--under <top-level>] [<store options>]"
+
+  static var discussion: String {
+    """
+    OPTIONS:
+      --under <top-level>     Only its grant under this top-level site.
+    \(StoreOptions.optionsHelp())
+      -h, --help              Show this help.
+
+    """
+  }
+
+  static func run(_ arguments: [String]) async throws(CLIError) -> ExitStatus {
+    let parsed = try Arguments(
+      arguments, options: StoreOptions.options() + [.value("under")], of: Self.self)
+    let embeddedText = try parsed.positionals(["<embedded>"], of: Self.self)[0]
+    let (opened, _) = try await TrackingCommand.store(parsed, create: false, of: Self.self)
+    guard let store = opened else {
+      Console.out("revoked 0 grants\n")
+      return .success
+    }
+    let embedded = try trackingSiteURL(embeddedText, store: store, of: Self.self)
+    let top = try parsed.values["under"].map { text throws(CLIError) in
+      try trackingSiteURL(text, store: store, of: Self.self)
+    }
+    let count = await store.resourceLoadStatistics.revokeStorageAccess(for: embedded, under: top)
+    await store.close()
+    Console.out("revoked \(count) grant\(count == 1 ? "" : "s")\n")
     return .success
   }
 }

@@ -100,4 +100,21 @@ import Testing
     #expect(document["deferred_until"] is String)
     #expect((document["removals"] as? [Any])?.isEmpty == true)
   }
+
+  @Test func grantNeedsAnInteractionAndRevokeTakesItBack() async throws {
+    let refused = try await sandbox.run([
+      "tracking", "grant", "widget.example", "--under", "news.example",
+    ])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("no user interaction with widget.example"))
+    try await sandbox.succeed(["tracking", "interact", "widget.example"])
+    let granted = try await sandbox.succeed(
+      ["tracking", "grant", "https://widget.example/", "--under", "news.example"])
+    #expect(granted.stdout.hasPrefix("granted: widget.example under news.example until "))
+    let revoked = try await sandbox.succeed(["tracking", "revoke", "widget.example"])
+    #expect(revoked.stdout == "revoked 1 grant\n")
+    #expect(
+      try await sandbox.succeed(["tracking", "revoke", "widget.example"]).stdout
+        == "revoked 0 grants\n")
+  }
 }
