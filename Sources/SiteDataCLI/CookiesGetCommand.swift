@@ -72,6 +72,10 @@ enum CookiesGetCommand: Command {
           + " grace of a cross-site top-level POST)" : ""
       Console.out("  \(CookieText.identity(cookie))\(note)\n")
     }
+    if let exemption = result.exemption {
+      Console.out(
+        "exemption: \(exemption.rawValue) (third-party blocking lifted for this top-level site)\n")
+    }
     Console.out(result.excluded.isEmpty ? "not sent: none\n" : "not sent:\n")
     for exclusion in result.excluded {
       Console.out(
@@ -102,6 +106,7 @@ enum CookiesGetCommand: Command {
       ("url", .string(url.serialized)),
       ("header", .string(result.header)),
       ("sent", .array(result.included.map(JSONCookieFile.object(for:)))),
+      ("exemption", .string(result.exemption?.rawValue)),
       (
         "notSent",
         .array(

@@ -111,10 +111,23 @@ import Testing
     let granted = try await sandbox.succeed(
       ["tracking", "grant", "https://widget.example/", "--under", "news.example"])
     #expect(granted.stdout.hasPrefix("granted: widget.example under news.example until "))
+    // The grant shows in an explanation of the third-party request.
+    try await sandbox.set(
+      "https://widget.example/", ["login=1; SameSite=None; Secure; Max-Age=3600"])
+    let explain = [
+      "cookies", "get", "https://widget.example/w", "--sub", "--site", "https://news.example",
+      "--explain",
+    ]
+    let explained = try await sandbox.succeed(explain)
+    #expect(explained.stdout.hasPrefix("login=1\n"))
+    #expect(explained.stdout.contains("exemption: storage-access"))
     let revoked = try await sandbox.succeed(["tracking", "revoke", "widget.example"])
     #expect(revoked.stdout == "revoked 1 grant\n")
     #expect(
       try await sandbox.succeed(["tracking", "revoke", "widget.example"]).stdout
         == "revoked 0 grants\n")
+    let blocked = try await sandbox.succeed(explain)
+    #expect(blocked.stdout.hasPrefix("\n"))
+    #expect(!blocked.stdout.contains("exemption"))
   }
 }
