@@ -217,7 +217,11 @@ import WebsiteDataStore
   /// The metadata, discovered once.
   private func providerMetadata() async throws(OAuthError) -> OAuthServerMetadata {
     if let metadata { return metadata }
-    guard case .issuer(let issuer) = provider else { preconditionFailure("metadata is set") }
+    let issuer: URL
+    switch provider {
+    case .metadata(let given): return given
+    case .issuer(let url): issuer = url
+    }
     let discovered = try await OAuthServerMetadata.discover(issuer: issuer, using: try session())
     metadata = discovered
     return discovered

@@ -43,6 +43,15 @@ public struct ResourceLoadStatistics: Sendable, Hashable, Codable {
     self.lastSeen = lastSeen
   }
 
+  /// Whether tracking prevention blocks its unpartitioned cookies in
+  /// third-party contexts at `now`: the one rule (prevalent, and no user
+  /// interaction within the policy's window), which the cookie rules, the
+  /// store and the reports all ask.
+  public func cookiesAreBlocked(by policy: TrackingPreventionPolicy, now: Date) -> Bool {
+    policy.isEnabled && isPrevalent
+      && !hadUserInteraction(within: policy.userInteractionWindow, now: now)
+  }
+
   /// Whether the user interacted with it within `window` seconds of `now`.
   public func hadUserInteraction(within window: TimeInterval, now: Date) -> Bool {
     guard let interaction = mostRecentUserInteraction else { return false }

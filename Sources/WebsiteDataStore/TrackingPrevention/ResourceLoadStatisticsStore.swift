@@ -42,8 +42,8 @@ public actor ResourceLoadStatisticsStore {
         shell.read { ($0.policy, $0.operatingDays, $0.lastDataRemoval, Array($0.grants.values)) }
       }
     }
-    accessPolicy.update(
-      prevalent: shell.read(\.prevalentDomains), grants: shell.read { Array($0.grants.values) },
+    accessPolicy.replace(
+      prevalent: shell.read(\.prevalentEntries), grants: shell.read { Array($0.grants.values) },
       policy: policy)
   }
 
@@ -78,10 +78,9 @@ public actor ResourceLoadStatisticsStore {
   /// unpartitioned cookies blocked now.
   public func blocksCookies(of url: URLRecord) -> Bool {
     let domain = registrableDomain(of: url)
+    let now = clock.now()
     return shell.read { table in
-      guard table.policy.isEnabled, let entry = table.statistics(for: domain), entry.isPrevalent
-      else { return false }
-      return !entry.hadUserInteraction(within: table.policy.userInteractionWindow, now: clock.now())
+      table.statistics(for: domain)?.cookiesAreBlocked(by: table.policy, now: now) ?? false
     }
   }
 
@@ -241,21 +240,21 @@ public actor ResourceLoadStatisticsStore {
   private nonisolated func record(
     _ body: (inout ResourceLoadStatisticsTable) -> [ResourceLoadStatistics]
   ) {
-    let ((refresh, changed), _) = shell.change {
-      table -> ((Bool, [ResourceLoadStatistics]), [ResourceLoadStatisticsChange]) in
-      let before = table.prevalentDomains
+    let (changed, pruned) = shell.change { table in
+      let prunings = table.prunings
       let changed = body(&table)
-      return ((table.prevalentDomains != before, changed), changed.map { .updated($0) })
-    }
-    if !changed.isEmpty { saver?.changed(changed) }
-    if refresh { refreshAccessPolicy() }
+      return ((changed, table.prunings != prunings), changed.map { .updated($0) })
+    }.result
+    guard !changed.isEmpty else { return }
+    saver?.changed(changed)
+    if pruned { refreshAccessPolicy() } else { accessPolicy.apply(changed) }
   }
 
   private nonisolated func refreshAccessPolicy() {
     let (prevalent, grants, policy) = shell.read {
-      ($0.prevalentDomains, Array($0.grants.values), $0.policy)
+      ($0.prevalentEntries, Array($0.grants.values), $0.policy)
     }
-    accessPolicy.update(prevalent: prevalent, grants: grants, policy: policy)
+    accessPolicy.replace(prevalent: prevalent, grants: grants, policy: policy)
   }
 
   private nonisolated func registrableDomain(of url: URLRecord) -> String {

@@ -15,6 +15,9 @@ package struct ResourceLoadStatisticsTable: Sendable {
   package private(set) var operatingDays: [Date] = []
   /// When website data was last removed.
   package private(set) var lastDataRemoval: Date?
+  /// How many times pruning removed entries (copies of the table, such as
+  /// the cookie rules', then need replacing).
+  package private(set) var prunings = 0
   /// Storage access grants by pair (``StorageAccessGrant/key``).
   package private(set) var grants: [String: StorageAccessGrant] = [:]
 
@@ -206,15 +209,9 @@ package struct ResourceLoadStatisticsTable: Sendable {
   /// Every entry, by domain.
   package var all: [ResourceLoadStatistics] { entries.values.sorted { $0.domain < $1.domain } }
 
-  /// The prevalent domains with their last user interaction, for the cookie
-  /// rules (``TrackingPreventionAccessPolicy``).
-  package var prevalentDomains: [String: Date?] {
-    var result: [String: Date?] = [:]
-    for (domain, entry) in entries where entry.isPrevalent {
-      result[domain] = entry.mostRecentUserInteraction
-    }
-    return result
-  }
+  /// The prevalent domains' entries, for the cookie rules
+  /// (``TrackingPreventionAccessPolicy``).
+  package var prevalentEntries: [ResourceLoadStatistics] { entries.values.filter(\.isPrevalent) }
 
   /// Applies `body` to the entries of `domains` (made when missing), then
   /// classifies them and prunes.
@@ -268,5 +265,6 @@ package struct ResourceLoadStatisticsTable: Sendable {
     for entry in victims.prefix(entries.count - policy.entriesKeptAfterPruning) {
       entries[entry.domain] = nil
     }
+    prunings += 1
   }
 }

@@ -12,15 +12,22 @@ import Synchronization
 /// at most ``TrackingPreventionPolicy/scriptWrittenCookieLifetime`` (WebKit's
 /// client-side cookie cap).
 ///
-/// It holds a copy of the prevalent domains that the statistics store
-/// replaces after each change, so that a cookie lookup costs one lock and,
-/// for third-party requests only, one dictionary lookup.
+/// It holds a copy of the prevalent domains' entries and of the grants,
+/// which the statistics store updates as they change (a recording passes
+/// only the entries it changed), so that a cookie operation costs one lock
+/// and, for third-party requests only, two dictionary lookups.
 package final class TrackingPreventionAccessPolicy: CookieAccessPolicy {
   private struct Snapshot {
     var policy: TrackingPreventionPolicy
-    var prevalent: [String: Date?]
+    var prevalent: [String: ResourceLoadStatistics] = [:]
     /// Grant expiries by "embedded top-level" pair.
     var grants: [String: Date] = [:]
+  }
+
+  /// What the policy decides for a third-party request.
+  private struct Verdict {
+    var exemption: CookieExemptionReason?
+    var blocked = false
   }
 
   private let snapshot: Mutex<Snapshot>
@@ -28,17 +35,30 @@ package final class TrackingPreventionAccessPolicy: CookieAccessPolicy {
 
   init(clock: any StoreClock, policy: TrackingPreventionPolicy) {
     self.clock = clock
-    snapshot = Mutex(Snapshot(policy: policy, prevalent: [:]))
+    snapshot = Mutex(Snapshot(policy: policy))
   }
 
-  /// Replaces what the policy knows (the policy, prevalent domains and
-  /// their last interactions, storage access grants).
-  func update(
-    prevalent: [String: Date?], grants: [StorageAccessGrant], policy: TrackingPreventionPolicy
+  /// Replaces what the policy knows: the policy, the prevalent domains'
+  /// entries, the storage access grants.
+  func replace(
+    prevalent: [ResourceLoadStatistics], grants: [StorageAccessGrant],
+    policy: TrackingPreventionPolicy
   ) {
-    var byPair: [String: Date] = [:]
-    for grant in grants { byPair[grant.key] = grant.expiresAt }
-    snapshot.withLock { $0 = Snapshot(policy: policy, prevalent: prevalent, grants: byPair) }
+    var snapshot = Snapshot(policy: policy)
+    for entry in prevalent { snapshot.prevalent[entry.domain] = entry }
+    for grant in grants { snapshot.grants[grant.key] = grant.expiresAt }
+    self.snapshot.withLock { $0 = snapshot }
+  }
+
+  /// Takes the entries a recording changed: the prevalent ones replace
+  /// their copies (prevalence never goes back; removals go through
+  /// ``replace(prevalent:grants:policy:)``).
+  func apply(_ changed: [ResourceLoadStatistics]) {
+    let prevalent = changed.filter(\.isPrevalent)
+    guard !prevalent.isEmpty else { return }
+    snapshot.withLock { snapshot in
+      for entry in prevalent { snapshot.prevalent[entry.domain] = entry }
+    }
   }
 
   /// A storage access grant of the request's site under the top-level
@@ -46,47 +66,40 @@ package final class TrackingPreventionAccessPolicy: CookieAccessPolicy {
   package func exemption(
     for context: CookieRequestContext, sites: ContextSites, operation: CookieOperation
   ) -> CookieExemptionReason? {
-    hasGrant(sites) ? .storageAccess : nil
-  }
-
-  /// Whether the request's site holds an unexpired grant under the
-  /// top-level site.
-  private func hasGrant(_ sites: ContextSites) -> Bool {
-    guard sites.isThirdParty else { return false }
-    let hasAny = snapshot.withLock { $0.policy.isEnabled && !$0.grants.isEmpty }
-    guard hasAny else { return false }
-    let key = sites.request.host + " " + sites.topLevel.host
-    return snapshot.withLock { snapshot in
-      snapshot.grants[key].map { $0 > clock.now() } ?? false
-    }
+    verdict(sites).exemption
   }
 
   package func access(
     for context: CookieRequestContext, sites: ContextSites, operation: CookieOperation
   ) -> CookieAccess {
+    var access =
+      verdict(sites).blocked
+      ? CookieAccess(unpartitionedExclusion: .prevalentWithoutUserInteraction) : .allowed
     if context.source == .script && operation == .write {
       let policy = snapshot.withLock { $0.policy }
-      guard policy.isEnabled else { return .allowed }
-      var access = CookieAccess.allowed
-      access.lifetimeCap = CookieLifetimeCap(
-        seconds: policy.scriptWrittenCookieLifetime, reason: .scriptWritten)
-      return access.restricted(by: blocking(sites))
+      if policy.isEnabled {
+        access.lifetimeCap = CookieLifetimeCap(
+          seconds: policy.scriptWrittenCookieLifetime, reason: .scriptWritten)
+      }
     }
-    return blocking(sites)
+    return access
   }
 
-  /// The third-party block of a prevalent domain without interaction.
-  private func blocking(_ sites: ContextSites) -> CookieAccess {
-    guard sites.isThirdParty, !hasGrant(sites) else { return .allowed }
+  /// For a third-party request, in one locked section: a grant of its pair
+  /// (an exemption), else whether its domain's cookies are blocked
+  /// (``ResourceLoadStatistics/cookiesAreBlocked(by:now:)``).
+  private func verdict(_ sites: ContextSites) -> Verdict {
+    guard sites.isThirdParty else { return Verdict() }
     let domain = sites.request.host
-    let blocked = snapshot.withLock { snapshot -> Bool in
-      guard snapshot.policy.isEnabled, let interaction = snapshot.prevalent[domain] else {
-        return false
+    let grantKey = domain + " " + sites.topLevel.host
+    let now = clock.now()
+    return snapshot.withLock { snapshot in
+      guard snapshot.policy.isEnabled else { return Verdict() }
+      if let expiry = snapshot.grants[grantKey], expiry > now {
+        return Verdict(exemption: .storageAccess)
       }
-      guard let interaction else { return true }
-      return clock.now().timeIntervalSince(interaction) > snapshot.policy.userInteractionWindow
+      let blocked = snapshot.prevalent[domain]?.cookiesAreBlocked(by: snapshot.policy, now: now)
+      return Verdict(blocked: blocked ?? false)
     }
-    return blocked
-      ? CookieAccess(unpartitionedExclusion: .prevalentWithoutUserInteraction) : .allowed
   }
 }

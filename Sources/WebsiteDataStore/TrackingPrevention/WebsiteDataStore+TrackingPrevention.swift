@@ -23,9 +23,7 @@ extension WebsiteDataStore {
     let now = httpCookieStore.clock.now()
     let all = await statistics.statistics()
     let policy = statistics.policy
-    let blocked = all.filter { entry in
-      entry.isPrevalent && !entry.hadUserInteraction(within: policy.userInteractionWindow, now: now)
-    }.map(\.domain)
+    let blocked = all.filter { $0.cookiesAreBlocked(by: policy, now: now) }.map(\.domain)
     let grandfathered = all.filter { entry in
       entry.isPrevalent && (entry.grandfatheredUntil.map { $0 > now } ?? false)
     }.map(\.domain)
