@@ -71,20 +71,29 @@ import WebsiteDataStore
         == ["a.test"])
   }
 
-  @Test func aStatefulBounceIsRemovedAfterItsGracePeriod() async throws {
+  /// A store on a clock the test moves, and a page on it.
+  func clockedPage() -> (ManualStoreClock, WebsiteDataStore, WebPage) {
     let clock = ManualStoreClock(Date(timeIntervalSince1970: 2_000_000_000))
     let store = WebsiteDataStore.nonPersistent(clock: clock)
     let page = WebPage(
       configuration: server.pageConfiguration(store: store, loadsSubresources: false))
-    let final = server.page("https", "b.example", html: "<title>shop</title>")
+    return (clock, store, page)
+  }
+
+  /// The test server's redirect on `host` to `target`, setting `cookie`.
+  func redirect(on host: String, to target: String, setting cookie: String? = nil) -> String {
+    server.origin("https", host) + "/redirect?status=302&to=" + target.queryEncoded
+      + (cookie.map { "&c=" + $0.queryEncoded } ?? "")
+  }
+
+  var shop: String { server.page("https", "b.example", html: "<title>shop</title>") }
+
+  @Test func aStatefulBounceIsRemovedAfterItsGracePeriod() async throws {
+    let (clock, store, page) = clockedPage()
     // A stateless bounce through site.example, then a stateful one through
     // c.test, which sets a cookie as it redirects.
-    let viaTracker =
-      server.origin("https", "c.test") + "/redirect?status=302&to=" + final.queryEncoded + "&c="
-      + "bounce=1; Max-Age=86400".queryEncoded
-    let viaCDN =
-      server.origin("https", "site.example") + "/redirect?status=302&to=" + viaTracker.queryEncoded
-    let start = server.origin("https", "a.test") + "/redirect?status=302&to=" + viaCDN.queryEncoded
+    let viaTracker = redirect(on: "c.test", to: shop, setting: "bounce=1; Max-Age=86400")
+    let start = redirect(on: "a.test", to: redirect(on: "site.example", to: viaTracker))
     #expect(await outcome(of: page.load(URL(string: start)!)).error == nil)
     #expect(page.title == "shop")
     let statistics = store.resourceLoadStatistics
@@ -104,15 +113,9 @@ import WebsiteDataStore
   }
 
   @Test func aBounceThroughASiteTheUserUsesIsSpared() async throws {
-    let clock = ManualStoreClock(Date(timeIntervalSince1970: 2_000_000_000))
-    let store = WebsiteDataStore.nonPersistent(clock: clock)
-    let page = WebPage(
-      configuration: server.pageConfiguration(store: store, loadsSubresources: false))
-    let final = server.page("https", "b.example", html: "<title>shop</title>")
-    let via =
-      server.origin("https", "c.test") + "/redirect?status=302&to=" + final.queryEncoded + "&c="
-      + "sso=1; Max-Age=86400".queryEncoded
-    let start = server.origin("https", "a.test") + "/redirect?status=302&to=" + via.queryEncoded
+    let (clock, store, page) = clockedPage()
+    let start = redirect(
+      on: "a.test", to: redirect(on: "c.test", to: shop, setting: "sso=1; Max-Age=86400"))
     await store.resourceLoadStatistics.recordUserInteraction(with: try store.url("https://c.test/"))
     #expect(await outcome(of: page.load(URL(string: start)!)).error == nil)
     clock.advance(by: 3_601)
