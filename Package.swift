@@ -37,6 +37,8 @@ let package = Package(
     .systemLibrary(
       name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]),
+    // glibc's stub resolver (libc6-dev): the loader's own name server.
+    .systemLibrary(name: "CResolv", path: "Sources/CResolv"),
     .systemLibrary(
       name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
       providers: [.apt(["libgumbo-dev"])]),
@@ -68,7 +70,7 @@ let package = Package(
     // and the headless page (HTML parsed by Gumbo).
     .target(
       name: "WebLoader",
-      dependencies: ["WebsiteDataStore", "CookieCore", "CCurl", "CGumbo", "COpenSSL"],
+      dependencies: ["WebsiteDataStore", "CookieCore", "CCurl", "CGumbo", "COpenSSL", "CResolv"],
       swiftSettings: strictSettings),
     // The umbrella module users import.
     .target(
@@ -128,7 +130,7 @@ let package = Package(
     .target(
       name: "LoopbackTestServer", dependencies: ["TestScratch", "ProcessHarness"],
       path: "Tests/LoopbackTestServer",
-      exclude: ["test_server.py"], swiftSettings: strictSettings),
+      exclude: ["test_server.py", "dns_server.py"], swiftSettings: strictSettings),
     // Real libcurl against the loopback test server.
     .testTarget(
       name: "WebLoaderTests",

@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import WebLoader
 import WebsiteData
+import WebsiteDataStore
 
 /// What `sitedata fetch` was asked to load, and how: the request (URL,
 /// method, header fields, body), the transport (user agent, resolve
@@ -54,7 +55,7 @@ struct FetchOptions {
   /// The options, for ``Arguments`` (the store options are added by the
   /// command).
   static let options: [Arguments.Option] = [
-    .value("user-agent"), .value("resolve"), .value("header"), .value("data"),
+    .value("user-agent"), .value("resolve"), .value("dns-server"), .value("header"), .value("data"),
     .value("method"), .value("max-redirects"), .value("timeout"), .value("cacert"),
     .value("proxy"), .flag("subresources"), .flag("verbose", short: "v"), .flag("json"),
     .value("output", short: "o"), .flag("include", short: "i"), .value("dump-header", short: "D"),
@@ -70,6 +71,11 @@ struct FetchOptions {
                               Connect to <address> for <host>:<port>, without
                               DNS (as curl's --resolve); the request still names
                               <host>. Repeatable.
+      --dns-server <address[:port]>
+                              Resolve host names with this DNS server (IPv4,
+                              port 53 by default) instead of the system's, as
+                              curl's --dns-servers; its CNAME answers feed
+                              tracking prevention's CNAME cloaking cap.
       --header <'Name: value'>
                               A request header field of the page's request.
                               Repeatable. Cookie is not accepted: cookies come
@@ -216,6 +222,14 @@ struct FetchOptions {
     transport.resolveOverrides = try (parsed.allValues["resolve"] ?? []).map {
       entry throws(CLIError) in try resolveOverride(entry, of: command)
     }
+    if let server = parsed.values["dns-server"] {
+      guard let nameServer = NameServer(server) else {
+        throw .usage(
+          "--dns-server takes an IPv4 address and an optional port (127.0.0.1:5353), not '\(server)'",
+          of: command)
+      }
+      transport.nameServer = nameServer
+    }
     if let limit = parsed.values["max-redirects"] {
       guard let count = Int(limit), count >= 0 else {
         throw .usage(
@@ -292,14 +306,8 @@ struct FetchOptions {
     if address.hasPrefix("[") && address.hasSuffix("]") {
       address = String(address.dropFirst().dropLast())
     }
-    guard isIPAddress(address) else { throw usage }
+    guard NetworkAddress(address) != nil else { throw usage }
     return ResolveOverride(host: parts[0].lowercased(), port: port, address: address)
-  }
-
-  /// Whether `text` is an IPv4 or IPv6 address (`inet_pton(3)`).
-  private static func isIPAddress(_ text: String) -> Bool {
-    var buffer = [UInt8](repeating: 0, count: 16)
-    return inet_pton(AF_INET, text, &buffer) == 1 || inet_pton(AF_INET6, text, &buffer) == 1
   }
 
   /// The page's request.

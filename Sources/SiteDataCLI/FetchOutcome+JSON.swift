@@ -107,6 +107,7 @@ extension FetchStep {
       ("status", .integer(hop.status)),
       ("reason", .string(hop.reasonPhrase)),
       ("httpVersion", .string(hop.httpVersion)),
+      ("remoteAddress", .string(hop.remoteAddress)),
       ("location", .string(hop.location)),
       (
         "setCookies",
@@ -117,6 +118,15 @@ extension FetchStep {
               ("accepted", .bool(result.isAccepted)),
               ("cookie", result.cookie.map(JSONCookieFile.object(for:)) ?? .null),
               ("reasons", CookieText.reasonsJSON(result.status)),
+              (
+                "lifetimeCap",
+                result.lifetimeCap.map { cap in
+                  .object([
+                    ("seconds", .integer(Int(cap.seconds))),
+                    ("reason", .string(cap.reason.rawValue)),
+                  ])
+                } ?? .null
+              ),
             ])
           })
       ),

@@ -70,7 +70,8 @@ extension FetchStep {
         result.cookie.map { " " + CookieText.identity($0) }
         ?? cookieName(ofLine: line).map { " '\($0)'" } ?? ""
       if result.isAccepted {
-        lines.append("      accepted\(identity)")
+        let cap = result.lifetimeCap.map { " (\($0))" } ?? ""
+        lines.append("      accepted\(identity)\(cap)")
       } else {
         lines.append("      rejected\(identity): \(CookieText.reasons(result.status))")
       }

@@ -27,6 +27,9 @@ struct HTTPResponseHead: Sendable {
   private(set) var setCookieCount = 0
   /// Whether the empty line ending the head was seen.
   private(set) var isComplete = false
+  /// The address the response came from (`CURLINFO_PRIMARY_IP`), set when
+  /// the head is handed over.
+  var remoteAddress: String?
 
   /// The status line, then the field lines, back to back, each ending
   /// with its LF.

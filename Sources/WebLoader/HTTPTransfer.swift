@@ -82,6 +82,9 @@ final class HTTPTransfer {
   /// The caller's header fields and libcurl default overrides
   /// (`CURLOPT_HTTPHEADER`); `nil` when there are none.
   private let headerList: CurlStringList?
+  /// The address a name server gave for the hop's host
+  /// (``LoadConfiguration/nameServer``), as a `CURLOPT_RESOLVE` entry.
+  var resolveEntry: CurlStringList?
   /// The HSTS callbacks' state, when HSTS is on for this hop.
   private let hsts: CurlHSTSExchange?
 
@@ -136,6 +139,10 @@ final class HTTPTransfer {
       try handle.set(CURLOPT_HEADERDATA, me)
       try handle.set(CURLOPT_WRITEDATA, me)
       try configureMethod(on: handle)
+      if let resolveEntry {
+        handle.isDirty = true
+        try handle.set(CURLOPT_RESOLVE, UnsafeRawPointer(resolveEntry.head))
+      }
       if let hsts {
         handle.isDirty = true
         try handle.check(hsts.install(on: handle.easy))
@@ -246,6 +253,7 @@ final class HTTPTransfer {
       let continuation
     else { return false }
     isPausedBeforeBody = true
+    head.remoteAddress = remoteAddress()
     self.continuation = nil
     continuation.resume(returning: .head(head))
     return true
@@ -279,6 +287,16 @@ final class HTTPTransfer {
     return curl_easy_pause(easy, CURLPAUSE_CONT) == CURLE_OK
   }
 
+  /// The address the handle is connected to (`CURLINFO_PRIMARY_IP`).
+  private func remoteAddress() -> String? {
+    guard let handle else { return nil }
+    var text: UnsafePointer<CChar>?
+    guard websitedata_curl_easy_getinfo_string(handle.easy, CURLINFO_PRIMARY_IP, &text) == CURLE_OK,
+      let text, text.pointee != 0
+    else { return nil }
+    return String(cString: text)
+  }
+
   // MARK: - Completion (loop thread)
 
   /// The hop's result for libcurl's final `code` (`CURLMSG_DONE`).
@@ -296,6 +314,7 @@ final class HTTPTransfer {
     guard head.status != 0 else {
       return .failure(LoadError(.transfer, "the response had no status line", url: url))
     }
+    if head.remoteAddress == nil { head.remoteAddress = remoteAddress() }
     // Handed over, not copied: the transfer is done with them.
     var taken = HopResult(head: HTTPResponseHead(), body: [])
     swap(&taken.head, &head)

@@ -8,6 +8,10 @@ public struct LoadConfiguration: Sendable, Hashable {
   /// They enter the store's DNS cache, which every loader of the same
   /// store shares (and no other store sees).
   public var resolveOverrides: [ResolveOverride]
+  /// A DNS server to resolve host names with instead of the system's
+  /// resolver (curl's `--dns-servers`); `nil`: the system's. Hosts with a
+  /// resolve override are not asked about.
+  public var nameServer: NameServer?
   /// How long connecting (TCP and TLS) may take, per hop; `nil`: curl's
   /// default (300 s).
   public var connectTimeout: Duration?
@@ -40,12 +44,14 @@ public struct LoadConfiguration: Sendable, Hashable {
   /// Creates a configuration; every parameter has the browser-like default.
   public init(
     userAgent: String? = nil, resolveOverrides: [ResolveOverride] = [],
+    nameServer: NameServer? = nil,
     connectTimeout: Duration? = .seconds(30), timeout: Duration? = nil, redirectLimit: Int = 20,
     proxy: ProxySetting = .none, extraCAFile: String? = nil, maximumBodySize: Int? = nil,
     acceptsCompressedResponses: Bool = true, verifiesTLSPeer: Bool = true
   ) {
     self.userAgent = userAgent
     self.resolveOverrides = resolveOverrides
+    self.nameServer = nameServer
     self.connectTimeout = connectTimeout
     self.timeout = timeout
     self.redirectLimit = redirectLimit

@@ -20,6 +20,10 @@ public struct LoadContext: Sendable, Hashable {
   /// Whether the subresource is a frame's document (an iframe), which
   /// tracking prevention counts apart from other subresources.
   public var isFrame = false
+  /// The IP address the top-level page came from, for a subresource
+  /// (tracking prevention's IP address cloaking cap compares it with the
+  /// subresource's).
+  public var topLevelAddress: String?
 
   /// A top-level navigation; `initiator` is the page that started it, if any.
   public static func navigation(initiator: URLRecord? = nil) -> Self {

@@ -20,6 +20,9 @@ public struct LoadHop: Sendable {
   /// The response's header fields, in wire order (decoded from the bytes
   /// received on each access).
   public var headers: [HTTPHeader] { head.headers }
+  /// The IP address the response came from (`CURLINFO_PRIMARY_IP`: a
+  /// proxy's, through a proxy).
+  public var remoteAddress: String? { head.remoteAddress }
   /// The response head as received.
   let head: HTTPResponseHead
   /// The cookies sent, in `Cookie` header order (empty: no header).

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebsiteDataStore
 
 /// A ``LoadConfiguration`` checked and turned into what libcurl takes, once
 /// per session: milliseconds, the `CURLOPT_RESOLVE` list, the CA folder.
@@ -10,6 +11,8 @@ final class TransferOptions: Sendable {
   let profile: Int
   let userAgent: String?
   let resolveList: CurlStringList?
+  /// The hosts of ``resolveList`` (never asked of a name server).
+  let overriddenHosts: Set<String>
   let connectTimeoutMilliseconds: Int?
   let timeoutMilliseconds: Int?
   /// `""` disables proxies (environment included); `nil` leaves libcurl's
@@ -48,6 +51,12 @@ final class TransferOptions: Sendable {
         throw LoadError(.invalidRequest, "malformed resolve override for port \(entry.port)")
       }
     }
+    if let server = configuration.nameServer,
+      NetworkAddress(server.address)?.isIPv4 != true || !(1...65535).contains(server.port)
+    {
+      throw LoadError(.invalidRequest, "the name server is not an IPv4 address and port")
+    }
+    overriddenHosts = Set(configuration.resolveOverrides.map(\.host))
     resolveList =
       configuration.resolveOverrides.isEmpty
       ? nil : try CurlStringList(configuration.resolveOverrides.map(\.description))

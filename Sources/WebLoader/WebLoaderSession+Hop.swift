@@ -31,8 +31,10 @@ extension WebLoaderSession {
       hstsSnapshot = await self.hstsSnapshot(for: request.url)
     }
     let sent = request
-    let cookieContext = context.cookieContext(
+    var cookieContext = context.cookieContext(
       url: sent.url, method: sent.method, redirectChain: redirectChain)
+    // With a name server of its own, the session resolves the host itself.
+    let resolved = try await resolveWithNameServer(sent.url)
     // A store in memory answers at once on this thread; a persistent one
     // through its actor (reads catch up with the disk, writes commit).
     let cookies = store.httpCookieStore
@@ -53,6 +55,9 @@ extension WebLoaderSession {
         request: sent, cookieHeader: lookup.header, hstsSnapshot: hstsSnapshot,
         options: options))
     handoff.transfer.pausesBeforeBody = onResponse != nil
+    if let resolved {
+      handoff.transfer.resolveEntry = try CurlStringList([resolved.description])
+    }
     let loop = transport.loop
     // Alone on the loop, the transfer runs in this job; otherwise the loop
     // runs it and this task waits.
@@ -83,6 +88,8 @@ extension WebLoaderSession {
     }
     var decided = false
     if case .head(let head) = event, let onResponse {
+      cookieContext.hostResolution = await hostResolution(
+        of: head, at: sent.url, for: context, sites: sites)
       stored = storeCookiesInMemory(of: head, for: cookieContext, sites: sites)
       if stored == nil { stored = await storeCookies(of: head, for: cookieContext) }
       let allowed = await onResponse(hop(head))
@@ -106,6 +113,8 @@ extension WebLoaderSession {
     case .failure(let error): throw error
     }
     if stored == nil {
+      cookieContext.hostResolution = await hostResolution(
+        of: result.head, at: sent.url, for: context, sites: sites)
       stored = storeCookiesInMemory(of: result.head, for: cookieContext, sites: sites)
       if stored == nil { stored = await storeCookies(of: result.head, for: cookieContext) }
     }
@@ -123,6 +132,48 @@ extension WebLoaderSession {
       hstsStoreError = await recordHSTS(result.hstsWritten, snapshot: hstsSnapshot)
     }
     return (hop(result.head, hstsStoreError: hstsStoreError), sent, result.body, decided)
+  }
+
+  /// The address a session's own name server gives for `url`'s host, as a
+  /// `CURLOPT_RESOLVE` entry; `nil` without a name server, for an IP
+  /// address or a host with a resolve override.
+  ///
+  /// - Throws: ``LoadError/Code/cannotResolveHost`` when the server knows
+  ///   no address for it.
+  private nonisolated(nonsending) func resolveWithNameServer(_ url: URLRecord)
+    async throws(LoadError) -> ResolveOverride?
+  {
+    guard resolver.nameServer != nil, let name = url.host.domain,
+      !options.overriddenHosts.contains(name)
+    else { return nil }
+    guard let address = await resolver.resolve(name).addresses.first else {
+      throw LoadError(.cannotResolveHost, "the name server has no address for the host", url: url)
+    }
+    return ResolveOverride(host: name, port: url.effectivePort, address: address)
+  }
+
+  /// What tracking prevention's cloaking caps need of a first-party
+  /// subresource's response that sets cookies (WebKit's
+  /// `NetworkTaskCocoa::setCookieTransformForFirstPartyRequest`): the end
+  /// of its host's CNAME chain (and of the top-level host's, when it is an
+  /// alias too), the address it came from and the top-level page's;
+  /// `nil` for any other response, or with tracking prevention off.
+  private nonisolated(nonsending) func hostResolution(
+    of head: HTTPResponseHead, at url: URLRecord, for context: LoadContext, sites: ContextSites
+  ) async -> HostResolution? {
+    guard head.setCookieCount > 0, context.kind == .subresource, !sites.isThirdParty,
+      let topLevel = context.topLevelURL, store.resourceLoadStatistics.isEnabled
+    else { return nil }
+    var resolution = HostResolution(
+      address: head.remoteAddress, topLevelAddress: context.topLevelAddress)
+    // A host with a resolve override is asked of no resolver.
+    if let name = url.host.domain, !options.overriddenHosts.contains(name) {
+      resolution.canonicalName = await resolver.resolve(name).canonicalName
+    }
+    if resolution.canonicalName != nil, let name = topLevel.host.domain {
+      resolution.topLevelCanonicalName = await resolver.resolve(name).canonicalName
+    }
+    return resolution
   }
 
   /// Whether a `Strict-Transport-Security` policy the response set is kept

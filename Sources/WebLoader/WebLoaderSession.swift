@@ -27,6 +27,7 @@ public final class WebLoaderSession: Sendable {
   let transport: CurlSession
   let options: TransferOptions
   let redirectPolicy: RedirectPolicy
+  let resolver: HostNameResolver
 
   /// Creates a session over `store`'s transport (started on first use).
   ///
@@ -38,6 +39,7 @@ public final class WebLoaderSession: Sendable {
     self.configuration = configuration
     options = try TransferOptions(configuration)
     redirectPolicy = RedirectPolicy(limit: configuration.redirectLimit)
+    resolver = HostNameResolver(nameServer: configuration.nameServer)
     transport = try CurlSession.session(for: store)
   }
 

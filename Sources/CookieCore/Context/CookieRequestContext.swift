@@ -61,6 +61,20 @@ public struct CookieRequestContext: Sendable, Hashable {
     get { details?.redirectChain ?? [] }
     set { change { $0.redirectChain = newValue } }
   }
+  /// For a script context, the URL of the page whose navigation loaded the
+  /// document (HTML's `document.referrer`, unstripped): tracking
+  /// prevention's cap after link decoration looks at it.
+  public var documentReferrer: URLRecord? {
+    get { details?.documentReferrer }
+    set { change { $0.documentReferrer = newValue } }
+  }
+  /// What name resolution and the connection said about the request's host
+  /// and the top-level host, when the loader knows (tracking prevention's
+  /// cloaking caps).
+  public var hostResolution: HostResolution? {
+    get { details?.hostResolution }
+    set { change { $0.hostResolution = newValue } }
+  }
 
   /// The less common parts of a context, immutable and shared by copies.
   @usableFromInline final class Details: Sendable {
@@ -69,31 +83,38 @@ public struct CookieRequestContext: Sendable, Hashable {
     let initiator: URLRecord?
     let method: String
     let redirectChain: [URLRecord]
+    let documentReferrer: URLRecord?
+    let hostResolution: HostResolution?
 
     /// `nil` when every part has its common value.
     static func make(
       topLevelURL: URLRecord?, opaqueTopLevel: OpaqueOrigin? = nil, initiator: URLRecord?,
-      method: String, redirectChain: [URLRecord]
+      method: String, redirectChain: [URLRecord], documentReferrer: URLRecord? = nil,
+      hostResolution: HostResolution? = nil
     ) -> Details? {
       if topLevelURL == nil && opaqueTopLevel == nil && initiator == nil && method == "GET"
-        && redirectChain.isEmpty
+        && redirectChain.isEmpty && documentReferrer == nil && hostResolution == nil
       {
         return nil
       }
       return Details(
         topLevelURL: topLevelURL, opaqueTopLevel: opaqueTopLevel, initiator: initiator,
-        method: method, redirectChain: redirectChain)
+        method: method, redirectChain: redirectChain, documentReferrer: documentReferrer,
+        hostResolution: hostResolution)
     }
 
     private init(
       topLevelURL: URLRecord?, opaqueTopLevel: OpaqueOrigin?, initiator: URLRecord?,
-      method: String, redirectChain: [URLRecord]
+      method: String, redirectChain: [URLRecord], documentReferrer: URLRecord?,
+      hostResolution: HostResolution?
     ) {
       self.topLevelURL = topLevelURL
       self.opaqueTopLevel = opaqueTopLevel
       self.initiator = initiator
       self.method = method
       self.redirectChain = redirectChain
+      self.documentReferrer = documentReferrer
+      self.hostResolution = hostResolution
     }
   }
 
@@ -104,6 +125,8 @@ public struct CookieRequestContext: Sendable, Hashable {
     var initiator: URLRecord?
     var method: String
     var redirectChain: [URLRecord]
+    var documentReferrer: URLRecord?
+    var hostResolution: HostResolution?
   }
 
   /// Changes parts of ``details`` (a new, shared value).
@@ -111,11 +134,13 @@ public struct CookieRequestContext: Sendable, Hashable {
     var values = DetailValues(
       topLevelURL: details?.topLevelURL, opaqueTopLevel: details?.opaqueTopLevel,
       initiator: details?.initiator, method: details?.method ?? "GET",
-      redirectChain: details?.redirectChain ?? [])
+      redirectChain: details?.redirectChain ?? [], documentReferrer: details?.documentReferrer,
+      hostResolution: details?.hostResolution)
     body(&values)
     details = Details.make(
       topLevelURL: values.topLevelURL, opaqueTopLevel: values.opaqueTopLevel,
-      initiator: values.initiator, method: values.method, redirectChain: values.redirectChain)
+      initiator: values.initiator, method: values.method, redirectChain: values.redirectChain,
+      documentReferrer: values.documentReferrer, hostResolution: values.hostResolution)
   }
 
   /// Equal when every property is.
@@ -125,7 +150,9 @@ public struct CookieRequestContext: Sendable, Hashable {
       && (lhs.details === rhs.details
         || (lhs.topLevelURL == rhs.topLevelURL && lhs.opaqueTopLevel == rhs.opaqueTopLevel
           && lhs.initiator == rhs.initiator
-          && lhs.method == rhs.method && lhs.redirectChain == rhs.redirectChain))
+          && lhs.method == rhs.method && lhs.redirectChain == rhs.redirectChain
+          && lhs.documentReferrer == rhs.documentReferrer
+          && lhs.hostResolution == rhs.hostResolution))
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -138,6 +165,8 @@ public struct CookieRequestContext: Sendable, Hashable {
     hasher.combine(initiator)
     hasher.combine(method)
     hasher.combine(redirectChain)
+    hasher.combine(documentReferrer)
+    hasher.combine(hostResolution)
   }
 
   /// A browser-initiated GET navigation to `url` (no initiator, no
@@ -221,12 +250,17 @@ public struct CookieRequestContext: Sendable, Hashable {
   }
 
   /// A script API (`document.cookie`) of the document at `url` embedded in the
-  /// page at `topLevelURL` (the same URL for a top-level document).
-  public static func script(document url: URLRecord, topLevel topLevelURL: URLRecord? = nil) -> Self
-  {
-    Self(
+  /// page at `topLevelURL` (the same URL for a top-level document);
+  /// `referrer` is the page whose navigation loaded the document, if a page
+  /// did (``documentReferrer``).
+  public static func script(
+    document url: URLRecord, topLevel topLevelURL: URLRecord? = nil, referrer: URLRecord? = nil
+  ) -> Self {
+    var context = Self(
       url: url, kind: .subresource, topLevelURL: topLevelURL ?? url, initiator: url,
       method: "GET", redirectChain: [], source: .script, hasCrossSiteAncestorFrame: false)
+    if let referrer { context.documentReferrer = referrer }
+    return context
   }
 
   /// Creates a context from all its parts.

@@ -34,6 +34,13 @@ public struct ContextSites: Sendable {
 
   /// The site of the request URL.
   public var request: Site { Site(requestURL, facts: facts) }
+  /// The site of another URL, with the same domain facts.
+  public func site(of url: URLRecord) -> Site { Site(url, facts: facts) }
+  /// The registrable domain of a host name (the name itself when it has
+  /// none), with the same domain facts.
+  public func registrableDomain(of name: String) -> String {
+    facts.registrableDomain(name) ?? name
+  }
   /// The top-level site ("site for cookies").
   public var topLevel: Site {
     if let opaqueTopLevel { return Site(opaque: opaqueTopLevel) }

@@ -76,6 +76,11 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
   /// no user interaction within the policy's window: it gets no
   /// unpartitioned cookies in third-party contexts.
   case prevalentWithoutUserInteraction = 26
+  /// The request's site redirected top-level navigations to many sites
+  /// (WebKit's SameSite=Strict enforcement for top-frame redirect
+  /// trackers, an option): its cookies go only with same-site requests, as
+  /// if every one were `SameSite=Strict`.
+  case redirectTrackerStrict = 27
 
   /// A stable kebab-case code for JSON and logs.
   public var code: String {
@@ -107,6 +112,7 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
     case .invalidPath: "invalid-path"
     case .invalidPartitionKey: "invalid-partition-key"
     case .prevalentWithoutUserInteraction: "prevalent-without-user-interaction"
+    case .redirectTrackerStrict: "redirect-tracker-strict"
     }
   }
 
@@ -143,6 +149,8 @@ public enum CookieExclusionReason: Int, Sendable, Hashable, CaseIterable, Custom
     case .invalidPartitionKey: "the partition key is not a site (a scheme and a registrable domain)"
     case .prevalentWithoutUserInteraction:
       "blocked by tracking prevention: a prevalent domain without user interaction"
+    case .redirectTrackerStrict:
+      "blocked by tracking prevention: a redirect tracker's cookies are treated as SameSite=Strict"
     }
   }
 

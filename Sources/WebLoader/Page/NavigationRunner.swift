@@ -296,6 +296,7 @@ final class NavigationRunner {
     try checkRunning()  // not stopped or replaced while the document was parsed
     let page = try livePage()
     page.url = main.url
+    page.documentReferrer = source.initiator
     page.response = main.response
     page.responseBody = main.body
     page.document = document
@@ -484,7 +485,8 @@ final class NavigationRunner {
     let session = try livePage().session(for: store, configuration: configuration)
     let fetcher = SubresourceFetcher(
       session: session, store: store, handlers: configuration.urlSchemeHandlers,
-      document: document, limit: max(1, configuration.maximumConcurrentSubresourceLoads))
+      document: document, limit: max(1, configuration.maximumConcurrentSubresourceLoads),
+      topLevelAddress: try livePage().response?.hops.last?.remoteAddress)
     await fetcher.fetchAll { [self] load, completed, total in
       await self.record(load, completed: completed, total: total)
     }

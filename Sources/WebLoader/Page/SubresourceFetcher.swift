@@ -22,6 +22,9 @@ struct SubresourceFetcher: Sendable {
   let handlers: [URLScheme: any URLSchemeHandler]
   let document: HTMLDocument
   let limit: Int
+  /// The address the page came from (its last hop's), for the IP address
+  /// cloaking cap.
+  var topLevelAddress: String?
 
   /// One subresource to fetch, and the document that asked for it.
   struct Job: Sendable {
@@ -158,6 +161,7 @@ struct SubresourceFetcher: Sendable {
     var context = topLevel.context(
       initiator: job.documentRecord, hasCrossSiteAncestorFrame: job.hasCrossSiteAncestorFrame)
     context.isFrame = job.subresource.kind == .iframe
+    context.topLevelAddress = topLevelAddress
     let loaded = try await session.load(
       LoadRequest(url: record, headers: headers), context: context)
     let contentType = loaded.headers.first(named: "Content-Type")

@@ -73,6 +73,10 @@ public final class WebPage {
   public internal(set) var hasOnlySecureContent = false
   /// The committed document's response: status, header fields, hops.
   public internal(set) var response: Response?
+  /// The page whose link, form or refresh led to the committed document,
+  /// if a page did (HTML's `document.referrer`, unstripped): the script
+  /// cookie cap after link decoration looks at it.
+  var documentReferrer: URL?
   /// The committed document's body as it was received (with any
   /// `Content-Encoding` removed), whatever its type; for a document given
   /// as text, that text in UTF-8.

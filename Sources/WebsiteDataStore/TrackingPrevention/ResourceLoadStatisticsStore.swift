@@ -84,6 +84,9 @@ public actor ResourceLoadStatisticsStore {
     }
   }
 
+  /// Whether tracking prevention is on, at once on the caller's thread.
+  package nonisolated var isEnabled: Bool { shell.read { $0.policy.isEnabled } }
+
   /// Whether `url`'s domain is classified as prevalent (and tracking
   /// prevention is on), at once on the caller's thread.
   package nonisolated func isPrevalent(_ url: URLRecord) -> Bool {

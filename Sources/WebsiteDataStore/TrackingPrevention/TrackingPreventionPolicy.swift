@@ -34,6 +34,22 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
   /// The longest life of a cookie written by a script (`document.cookie`,
   /// the API's script source): WebKit's client-side cookie cap, 7 days.
   public var scriptWrittenCookieLifetime: TimeInterval = 7 * 86_400
+  /// …and on a page reached by a cross-site navigation from a prevalent
+  /// domain whose URL carries link decoration (a query or a fragment):
+  /// WebKit's cap after link decoration, 24 hours.
+  public var linkDecorationCookieLifetime: TimeInterval = 86_400
+  /// The longest life of a cookie set by a first-party subresource whose
+  /// host is an alias (CNAME) of another site, or, when it is no alias,
+  /// that is served from outside the top-level page's network (the first 16
+  /// bits of an IPv4 address differ, or 64 of an IPv6 one): WebKit's CNAME
+  /// and IP address cloaking caps, 7 days.
+  public var cloakedCookieLifetime: TimeInterval = 7 * 86_400
+  /// WebKit's SameSite=Strict enforcement for redirect trackers, off by
+  /// default as in WebKit: a domain that redirected top-level navigations
+  /// to at least this many sites (WebKit's threshold: 10) gets its cookies
+  /// only with same-site requests, as if they were all `SameSite=Strict`
+  /// (``CookieCore/CookieExclusionReason/redirectTrackerStrict``).
+  public var strictCookiesAfterTopFrameRedirects: Int?
   /// Bounce tracking (PrivacyCG Navigational-Tracking Mitigations): a site
   /// that held state while it was visited only in the middle of a
   /// redirect chain has its data removed unless the user interacted with
@@ -60,7 +76,8 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
   enum CodingKeys: String, CodingKey {
     case isEnabled, prevalenceThreshold, veryPrevalenceThreshold, userInteractionWindow
     case maximumEntries, entriesKeptAfterPruning, operatingDaysWindow, grandfatheringDuration
-    case minimumTimeBetweenDataRemovals, scriptWrittenCookieLifetime
+    case minimumTimeBetweenDataRemovals, scriptWrittenCookieLifetime, linkDecorationCookieLifetime
+    case cloakedCookieLifetime, strictCookiesAfterTopFrameRedirects
     case bounceTrackingInteractionWindow, bounceTrackingGracePeriod, storageAccessGrantLifetime
   }
 
@@ -83,6 +100,11 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
       .minimumTimeBetweenDataRemovals, defaults.minimumTimeBetweenDataRemovals)
     scriptWrittenCookieLifetime = try value(
       .scriptWrittenCookieLifetime, defaults.scriptWrittenCookieLifetime)
+    linkDecorationCookieLifetime = try value(
+      .linkDecorationCookieLifetime, defaults.linkDecorationCookieLifetime)
+    cloakedCookieLifetime = try value(.cloakedCookieLifetime, defaults.cloakedCookieLifetime)
+    strictCookiesAfterTopFrameRedirects = try container.decodeIfPresent(
+      Int.self, forKey: .strictCookiesAfterTopFrameRedirects)
     bounceTrackingInteractionWindow = try value(
       .bounceTrackingInteractionWindow, defaults.bounceTrackingInteractionWindow)
     bounceTrackingGracePeriod = try value(
