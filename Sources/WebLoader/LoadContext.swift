@@ -24,6 +24,12 @@ public struct LoadContext: Sendable, Hashable {
   /// (tracking prevention's IP address cloaking cap compares it with the
   /// subresource's).
   public var topLevelAddress: String?
+  /// Whether the requesting document opted in to storage access
+  /// (``CookieCore/CookieRequestContext/storageAccessActivated``): `nil`,
+  /// the default, uses a grant whenever the pair holds one; a `WebPage`
+  /// says `false` for its documents until a server activates it
+  /// (`Activate-Storage-Access`).
+  public var storageAccessActivated: Bool?
 
   /// A top-level navigation; `initiator` is the page that started it, if any.
   public static func navigation(initiator: URLRecord? = nil) -> Self {
@@ -57,6 +63,16 @@ public struct LoadContext: Sendable, Hashable {
   /// hops before it (oldest first), so that a cross-site hop makes the rest
   /// of the chain cross-site (RFC 6265bis §5.2.1, redirect chains).
   public func cookieContext(url: URLRecord, method: String, redirectChain: [URLRecord])
+    -> CookieRequestContext
+  {
+    var context = baseCookieContext(url: url, method: method, redirectChain: redirectChain)
+    if let storageAccessActivated { context.storageAccessActivated = storageAccessActivated }
+    return context
+  }
+
+  /// ``cookieContext(url:method:redirectChain:)`` before the storage access
+  /// opt-in.
+  private func baseCookieContext(url: URLRecord, method: String, redirectChain: [URLRecord])
     -> CookieRequestContext
   {
     switch kind {

@@ -1,4 +1,5 @@
 import CookieCore
+import WebsiteDataStore
 
 /// One request and its response within a load: the first request, each
 /// redirect followed, and the final response are one hop each.
@@ -23,6 +24,17 @@ public struct LoadHop: Sendable {
   /// The IP address the response came from (`CURLINFO_PRIMARY_IP`: a
   /// proxy's, through a proxy).
   public var remoteAddress: String? { head.remoteAddress }
+  /// The request's `Sec-Fetch-Storage-Access` (Storage Access Headers), for
+  /// a third-party request with tracking prevention on; `nil` otherwise.
+  public let storageAccessStatus: StorageAccessStatus?
+  /// Whether the server answered this hop with `Activate-Storage-Access:
+  /// retry` and the request was sent again with the grant in use (the
+  /// next hop): not a redirect.
+  public internal(set) var isRetriedWithStorageAccess = false
+  /// The response's `Activate-Storage-Access`, when it is well-formed.
+  var activateStorageAccess: ActivateStorageAccess? {
+    head.firstValue(named: "activate-storage-access").flatMap(ActivateStorageAccess.init)
+  }
   /// The response head as received.
   let head: HTTPResponseHead
   /// The cookies sent, in `Cookie` header order (empty: no header).
@@ -48,8 +60,10 @@ public struct LoadHop: Sendable {
   init(
     url: URLRecord, method: String, upgradedByHSTS: Bool, head: HTTPResponseHead,
     cookiesSent: [Cookie], setCookieResults: [SetCookieResult], cookieStoreError: (any Error)?,
-    hstsStoreError: (any Error)?, location: String?, redirectURL: URLRecord?
+    hstsStoreError: (any Error)?, location: String?, redirectURL: URLRecord?,
+    storageAccessStatus: StorageAccessStatus? = nil
   ) {
+    self.storageAccessStatus = storageAccessStatus
     self.url = url
     self.method = method
     self.upgradedByHSTS = upgradedByHSTS

@@ -4,7 +4,8 @@ import CookieCore
 public struct LoadResponse: Sendable {
   /// Every hop, in order; the last one is the final response.
   public var hops: [LoadHop] { earlierHops + [finalHop] }
-  /// The hops before the final one (the redirects followed).
+  /// The hops before the final one (the redirects followed, and a hop
+  /// sent again with storage access).
   private let earlierHops: [LoadHop]
   /// The final response's body, decoded from any content coding.
   public let body: [UInt8]
@@ -18,7 +19,7 @@ public struct LoadResponse: Sendable {
   /// The final response's header fields, in wire order.
   public var headers: [HTTPHeader] { finalHop.headers }
   /// How many redirects were followed.
-  public var redirectCount: Int { earlierHops.count }
+  public var redirectCount: Int { earlierHops.count { !$0.isRetriedWithStorageAccess } }
 
   package init(earlierHops: [LoadHop], finalHop: LoadHop, body: [UInt8]) {
     self.earlierHops = earlierHops

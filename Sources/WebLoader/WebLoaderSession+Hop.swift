@@ -30,15 +30,23 @@ extension WebLoaderSession {
     if toDomain && request.url.scheme == "https" {
       hstsSnapshot = await self.hstsSnapshot(for: request.url)
     }
-    let sent = request
     var cookieContext = context.cookieContext(
-      url: sent.url, method: sent.method, redirectChain: redirectChain)
-    // With a name server of its own, the session resolves the host itself.
-    let resolved = try await resolveWithNameServer(sent.url)
+      url: request.url, method: request.method, redirectChain: redirectChain)
     // A store in memory answers at once on this thread; a persistent one
     // through its actor (reads catch up with the disk, writes commit).
     let cookies = store.httpCookieStore
     let sites = ContextSites(cookieContext, facts: cookies.domainFacts)
+    // A third-party request says whether it holds storage access (Storage
+    // Access Headers).
+    let storageAccessStatus = store.resourceLoadStatistics.accessPolicy.storageAccessStatus(
+      for: cookieContext, sites: sites)
+    if let storageAccessStatus {
+      request.headers.removeAll { $0.hasName("Sec-Fetch-Storage-Access") }
+      request.headers.append(HTTPHeader("Sec-Fetch-Storage-Access", storageAccessStatus.rawValue))
+    }
+    let sent = request
+    // With a name server of its own, the session resolves the host itself.
+    let resolved = try await resolveWithNameServer(sent.url)
     // Tracking prevention learns where third parties are loaded.
     if sites.isThirdParty, context.kind == .subresource, let topLevel = context.topLevelURL {
       store.resourceLoadStatistics.recordLoad(
@@ -84,7 +92,8 @@ extension WebLoaderSession {
         url: sent.url, method: sent.method, upgradedByHSTS: upgradedByHSTS, head: head,
         cookiesSent: lookup.included, setCookieResults: stored?.results ?? [],
         cookieStoreError: stored?.error, hstsStoreError: hstsStoreError, location: location,
-        redirectURL: location.flatMap { redirectTarget($0, from: sent.url) })
+        redirectURL: location.flatMap { redirectTarget($0, from: sent.url) },
+        storageAccessStatus: storageAccessStatus)
     }
     var decided = false
     if case .head(let head) = event, let onResponse {

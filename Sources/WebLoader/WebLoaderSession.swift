@@ -114,13 +114,31 @@ public final class WebLoaderSession: Sendable {
     onResponse: (@Sendable (LoadHop) async -> Bool)?
   ) async throws(LoadError) -> LoadResponse {
     var request = request
+    var context = context
     var chain: [URLRecord] = []
     var hops: [LoadHop] = []
+    var retriedWithStorageAccess = false
     while true {
       let (hop, sent, body, decided) = try await performHop(
         consume request, context: context, redirectChain: chain, onResponse: onResponse)
+      // Storage Access Headers: a server that sees a grant unused may ask
+      // for the request again with it in use (once; the rest of the load
+      // keeps using it).
+      if !retriedWithStorageAccess, hop.storageAccessStatus == .inactive,
+        let activation = hop.activateStorageAccess,
+        activation.allowsRetry(from: Self.initiatorOrigin(of: context, requestURL: sent.url))
+      {
+        retriedWithStorageAccess = true
+        context.storageAccessActivated = true
+        var retried = hop
+        retried.isRetriedWithStorageAccess = true
+        hops.append(retried)
+        request = sent
+        continue
+      }
       guard hop.isRedirect,
-        let next = try await redirect(after: hop, of: sent, followed: hops.count, onRedirect)
+        let next = try await redirect(
+          after: hop, of: sent, followed: hops.count { !$0.isRetriedWithStorageAccess }, onRedirect)
       else {
         // A final response not asked about before its body (a redirect
         // kept as the response, or one without a body) is asked now.
@@ -133,6 +151,13 @@ public final class WebLoaderSession: Sendable {
       chain.append(hop.url)
       request = next
     }
+  }
+
+  /// The serialized origin that started a load: its initiator, else the
+  /// top-level page, else the request itself (what an
+  /// `Activate-Storage-Access: retry`'s `allowed-origin` names).
+  static func initiatorOrigin(of context: LoadContext, requestURL: URLRecord) -> String {
+    (context.initiator ?? context.topLevelURL ?? requestURL).serializedOrigin
   }
 }
 

@@ -37,9 +37,13 @@ Page routes (WebPageTests):
                         TYPE (default text/html; charset=utf-8) with the
                         Set-Cookie LINEs, after N ms; with key=K the request
                         is first recorded under K (with the number of
-                        requests for K in progress, itself included)
+                        requests for K in progress, itself included);
+                        with sa=VALUE, an Activate-Storage-Access: VALUE
+                        field when the request's Sec-Fetch-Storage-Access
+                        is inactive
   /logged?key=K         JSON list of the requests recorded under K: path,
-                        cookie, user_agent, referer, accept, in_flight
+                        cookie, user_agent, referer, accept, storage_access
+                        (Sec-Fetch-Storage-Access), in_flight
 
 Well-known routes (OAuth discovery tests): /issuer/NAME/.well-known/
 openid-configuration and /.well-known/oauth-authorization-server/issuer/NAME,
@@ -310,6 +314,7 @@ class Handler(BaseHTTPRequestHandler):
                         "user_agent": self.headers.get("User-Agent"),
                         "referer": self.headers.get("Referer"),
                         "accept": self.headers.get("Accept"),
+                        "storage_access": self.headers.get("Sec-Fetch-Storage-Access"),
                         "in_flight": page_in_flight[key],
                     }
                 )
@@ -325,6 +330,11 @@ class Handler(BaseHTTPRequestHandler):
             body = self.param("html", "").encode("utf-8")
         content_type = self.param("ct", "text/html; charset=utf-8")
         fields = [("Content-Type", content_type)] + self.cookie_fields()
+        # A Storage Access Headers server: asks to activate storage access
+        # when the request says it holds the permission unused.
+        activate = self.param("sa")
+        if activate is not None and self.headers.get("Sec-Fetch-Storage-Access") == "inactive":
+            fields.append(("Activate-Storage-Access", activate))
         self.reply(int(self.param("status", "200")), body, fields)
 
     def route_logged(self):

@@ -75,6 +75,16 @@ public struct CookieRequestContext: Sendable, Hashable {
     get { details?.hostResolution }
     set { change { $0.hostResolution = newValue } }
   }
+  /// Whether the requesting document opted in to storage access (the
+  /// Storage Access API's activation: `requestStorageAccess()`, or an
+  /// `Activate-Storage-Access` response): `true` or `false` for a document
+  /// that can opt in (a `WebPage`'s frames), `nil` when no document
+  /// decides, so that a storage access grant of the pair is used whenever
+  /// one exists (API and CLI requests).
+  public var storageAccessActivated: Bool? {
+    get { details?.storageAccessActivated }
+    set { change { $0.storageAccessActivated = newValue } }
+  }
 
   /// The less common parts of a context, immutable and shared by copies.
   @usableFromInline final class Details: Sendable {
@@ -85,28 +95,30 @@ public struct CookieRequestContext: Sendable, Hashable {
     let redirectChain: [URLRecord]
     let documentReferrer: URLRecord?
     let hostResolution: HostResolution?
+    let storageAccessActivated: Bool?
 
     /// `nil` when every part has its common value.
     static func make(
       topLevelURL: URLRecord?, opaqueTopLevel: OpaqueOrigin? = nil, initiator: URLRecord?,
       method: String, redirectChain: [URLRecord], documentReferrer: URLRecord? = nil,
-      hostResolution: HostResolution? = nil
+      hostResolution: HostResolution? = nil, storageAccessActivated: Bool? = nil
     ) -> Details? {
       if topLevelURL == nil && opaqueTopLevel == nil && initiator == nil && method == "GET"
         && redirectChain.isEmpty && documentReferrer == nil && hostResolution == nil
+        && storageAccessActivated == nil
       {
         return nil
       }
       return Details(
         topLevelURL: topLevelURL, opaqueTopLevel: opaqueTopLevel, initiator: initiator,
         method: method, redirectChain: redirectChain, documentReferrer: documentReferrer,
-        hostResolution: hostResolution)
+        hostResolution: hostResolution, storageAccessActivated: storageAccessActivated)
     }
 
     private init(
       topLevelURL: URLRecord?, opaqueTopLevel: OpaqueOrigin?, initiator: URLRecord?,
       method: String, redirectChain: [URLRecord], documentReferrer: URLRecord?,
-      hostResolution: HostResolution?
+      hostResolution: HostResolution?, storageAccessActivated: Bool?
     ) {
       self.topLevelURL = topLevelURL
       self.opaqueTopLevel = opaqueTopLevel
@@ -115,6 +127,7 @@ public struct CookieRequestContext: Sendable, Hashable {
       self.redirectChain = redirectChain
       self.documentReferrer = documentReferrer
       self.hostResolution = hostResolution
+      self.storageAccessActivated = storageAccessActivated
     }
   }
 
@@ -127,6 +140,7 @@ public struct CookieRequestContext: Sendable, Hashable {
     var redirectChain: [URLRecord]
     var documentReferrer: URLRecord?
     var hostResolution: HostResolution?
+    var storageAccessActivated: Bool?
   }
 
   /// Changes parts of ``details`` (a new, shared value).
@@ -135,12 +149,14 @@ public struct CookieRequestContext: Sendable, Hashable {
       topLevelURL: details?.topLevelURL, opaqueTopLevel: details?.opaqueTopLevel,
       initiator: details?.initiator, method: details?.method ?? "GET",
       redirectChain: details?.redirectChain ?? [], documentReferrer: details?.documentReferrer,
-      hostResolution: details?.hostResolution)
+      hostResolution: details?.hostResolution,
+      storageAccessActivated: details?.storageAccessActivated)
     body(&values)
     details = Details.make(
       topLevelURL: values.topLevelURL, opaqueTopLevel: values.opaqueTopLevel,
       initiator: values.initiator, method: values.method, redirectChain: values.redirectChain,
-      documentReferrer: values.documentReferrer, hostResolution: values.hostResolution)
+      documentReferrer: values.documentReferrer, hostResolution: values.hostResolution,
+      storageAccessActivated: values.storageAccessActivated)
   }
 
   /// Equal when every property is.
@@ -152,7 +168,8 @@ public struct CookieRequestContext: Sendable, Hashable {
           && lhs.initiator == rhs.initiator
           && lhs.method == rhs.method && lhs.redirectChain == rhs.redirectChain
           && lhs.documentReferrer == rhs.documentReferrer
-          && lhs.hostResolution == rhs.hostResolution))
+          && lhs.hostResolution == rhs.hostResolution
+          && lhs.storageAccessActivated == rhs.storageAccessActivated))
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -167,6 +184,7 @@ public struct CookieRequestContext: Sendable, Hashable {
     hasher.combine(redirectChain)
     hasher.combine(documentReferrer)
     hasher.combine(hostResolution)
+    hasher.combine(storageAccessActivated)
   }
 
   /// A browser-initiated GET navigation to `url` (no initiator, no

@@ -37,6 +37,11 @@ struct SubresourceFetcher: Sendable {
     let hasCrossSiteAncestorFrame: Bool
     /// 0 for the page's subresources, 1 for an iframe's.
     let depth: Int
+    /// Whether the asking document uses storage access: an iframe's
+    /// document once its response said `Activate-Storage-Access: load`
+    /// (Storage Access Headers); never the page's own (storage access is
+    /// for embedded documents).
+    var storageAccessActivated = false
   }
 
   /// Fetches every subresource; `onLoad` sees each as it completes, with the
@@ -146,7 +151,14 @@ struct SubresourceFetcher: Sendable {
         let facts = store.httpCookieStore.domainFacts
         return Site(frame, facts: facts) != topLevel.site(facts: facts)
       } ?? true
-    return (load, jobs(for: frameDocument, crossSite: crossSite, depth: 1))
+    // A frame's document that a server activated uses its grant.
+    let activated = load.response?.hops.last.map { hop in
+      hop.storageAccessStatus == .inactive && hop.activateStorageAccess == .load
+        || hop.storageAccessStatus == .active
+    }
+    var frameJobs = jobs(for: frameDocument, crossSite: crossSite, depth: 1)
+    for index in frameJobs.indices { frameJobs[index].storageAccessActivated = activated ?? false }
+    return (load, frameJobs)
   }
 
   private func fetchOverNetwork(_ job: Job, topLevel: TopLevel) async throws
@@ -162,6 +174,7 @@ struct SubresourceFetcher: Sendable {
       initiator: job.documentRecord, hasCrossSiteAncestorFrame: job.hasCrossSiteAncestorFrame)
     context.isFrame = job.subresource.kind == .iframe
     context.topLevelAddress = topLevelAddress
+    context.storageAccessActivated = job.storageAccessActivated
     let loaded = try await session.load(
       LoadRequest(url: record, headers: headers), context: context)
     let contentType = loaded.headers.first(named: "Content-Type")

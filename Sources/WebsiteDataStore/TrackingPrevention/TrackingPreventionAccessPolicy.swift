@@ -78,7 +78,26 @@ package final class TrackingPreventionAccessPolicy: CookieAccessPolicy {
   ) -> CookieExemptionReason? {
     guard sites.isThirdParty else { return nil }
     let now = clock.now()
-    return snapshot.withLock { Self.verdict(sites, $0, now: now).exemption }
+    return snapshot.withLock { snapshot in
+      Self.verdict(sites, snapshot, activated: context.storageAccessActivated, now: now).exemption
+    }
+  }
+
+  /// The `Sec-Fetch-Storage-Access` of a third-party request: whether its
+  /// pair holds a grant, and whether the requesting document uses it;
+  /// `nil` for a request that is not third-party, or with tracking
+  /// prevention off (grants then do nothing).
+  package func storageAccessStatus(for context: CookieRequestContext, sites: ContextSites)
+    -> StorageAccessStatus?
+  {
+    guard sites.isThirdParty else { return nil }
+    let key = sites.request.host + " " + sites.topLevel.host
+    let now = clock.now()
+    return snapshot.withLock { snapshot in
+      guard snapshot.policy.isEnabled else { return nil }
+      guard let expiry = snapshot.grants[key], expiry > now else { return StorageAccessStatus.none }
+      return context.storageAccessActivated == false ? .inactive : .active
+    }
   }
 
   package func access(
@@ -95,7 +114,7 @@ package final class TrackingPreventionAccessPolicy: CookieAccessPolicy {
       let policy = snapshot.policy
       guard policy.isEnabled else { return .allowed }
       var access =
-        Self.verdict(sites, snapshot, now: now).blocked
+        Self.verdict(sites, snapshot, activated: context.storageAccessActivated, now: now).blocked
         ? CookieAccess(unpartitionedExclusion: .prevalentWithoutUserInteraction) : .allowed
       if operation == .read, let minimum = policy.strictCookiesAfterTopFrameRedirects,
         sites.forRequest != .strict,
@@ -161,13 +180,18 @@ package final class TrackingPreventionAccessPolicy: CookieAccessPolicy {
     }
   }
 
-  /// For a third-party request: a grant of its pair (an exemption), else
+  /// For a third-party request: a grant of its pair that the requesting
+  /// document uses (`activated` is not `false`: an exemption), else
   /// whether its domain's cookies are blocked
   /// (``ResourceLoadStatistics/cookiesAreBlocked(by:now:)``).
-  private static func verdict(_ sites: ContextSites, _ snapshot: Snapshot, now: Date) -> Verdict {
+  private static func verdict(
+    _ sites: ContextSites, _ snapshot: Snapshot, activated: Bool?, now: Date
+  ) -> Verdict {
     guard sites.isThirdParty, snapshot.policy.isEnabled else { return Verdict() }
     let domain = sites.request.host
-    if let expiry = snapshot.grants[domain + " " + sites.topLevel.host], expiry > now {
+    if activated != false, let expiry = snapshot.grants[domain + " " + sites.topLevel.host],
+      expiry > now
+    {
       return Verdict(exemption: .storageAccess)
     }
     let blocked = snapshot.prevalent[domain]?.cookiesAreBlocked(by: snapshot.policy, now: now)

@@ -10,12 +10,15 @@ struct PageLogRecord: Decodable, Sendable {
   let userAgent: String?
   let referer: String?
   let accept: String?
+  /// The request's `Sec-Fetch-Storage-Access`.
+  let storageAccess: String?
   /// How many requests for the key were in progress when this one arrived.
   let inFlight: Int
 
   enum CodingKeys: String, CodingKey {
     case path, cookie, referer, accept
     case userAgent = "user_agent"
+    case storageAccess = "storage_access"
     case inFlight = "in_flight"
   }
 
