@@ -21,8 +21,10 @@ enum ReplayCommand: Command {
         --policy <name>         The third-party cookie policy at the start
                                 (default: \(defaultPolicy)).
         --explain               After each request, list on stderr every cookie of
-                                the site that was not sent, with the reasons; after
-                                each response, every Set-Cookie line rejected.
+                                the site that was not sent, with the reasons (and
+                                a storage access grant that let cookies through);
+                                after each response, every Set-Cookie line
+                                rejected, and every cookie whose life was capped.
         -h, --help              Show this help.
 
       A replay script simulates a browser: responses set cookies, requests
@@ -34,6 +36,9 @@ enum ReplayCommand: Command {
       SCRIPT FORMAT:
         One directive a line; lines end at LF. Blank lines and lines starting
         with '#' are ignored; leading blanks are allowed.
+
+        version 1|2             Optional, the first directive: the format
+                                version (1 without it; see VERSION 2 below).
 
         now <time>              Set the clock: RFC 3339, like 2026-01-01T00:00:00Z.
         advance <duration>      Move the clock forward: a whole number and a unit
@@ -60,10 +65,54 @@ enum ReplayCommand: Command {
                                 a subresource's defaults to site=.
           method=<M>            The HTTP method (default GET).
 
+      VERSION 2 (TRACKING PREVENTION):
+        A script whose first directive is 'version 2' also drives the store's
+        tracking prevention (WebKit's rules, on at the start), on the same
+        clock; 'version 1', or no 'version' line, is the format above. In a
+        version 2 script every 'sub' or 'frame' hop to another site than
+        site= is recorded as a third-party load, as the loader does, and:
+
+        <request> also takes:
+          frame                 A subresource that is a frame's document
+                                (counted as a frame under site=).
+          chain=<url>,<url>...  The earlier URLs of the hop's redirect chain,
+                                oldest first: the redirects between them and
+                                <url> are recorded; for a navigation, so is a
+                                bounce through each site in the middle of the
+                                chain (not from='s, not <url>'s, not the first
+                                URL without from=) that holds cookies.
+          source=script         Cookies read and written by a script
+                                (document.cookie) of the document at <url>:
+                                no from=, method= or chain=; what it writes
+                                lives 7 days at most.
+
+        interaction <site>      A user interaction with <site> as a top-level
+                                site (a URL or a domain, here and below).
+        grant <embedded> <top>  <embedded> asks for storage access under <top>;
+                                a refusal (no interaction with <embedded> in 30
+                                days) is reported like a failed expect.
+        revoke <embedded> [<top>]
+                                Ends <embedded>'s grants (under <top> only).
+        tracking on|off         Switch tracking prevention.
+        run-tracking-prevention [dry-run]
+                                Website data removal: prints 'removed DOMAIN:
+                                REASON' for each site whose data went ('would
+                                remove' for dry-run, which changes nothing), or
+                                'removed nothing'. At most once an hour.
+        expect-prevalent <site>, expect-not-prevalent <site>
+                                <site> is (not) classified as a tracker.
+        expect-removed <site>, expect-not-removed <site>
+                                The last run-tracking-prevention removed (or
+                                would remove) <site>'s data (or did not).
+
+        Operating days (data removal's 30-day window) are the days on which
+        something was recorded: a third-party load, a redirect, a bounce, an
+        interaction; days 'advance' skips do not count.
+
       EXIT STATUS:
         0   every expectation held
-        1   an expectation failed (each reported as FILE:LINE on stderr), or the
-            file cannot be read
+        1   an expectation failed (each reported as FILE:LINE on stderr), a
+            grant was refused, or the file cannot be read
         2   the script is malformed (reported as FILE:LINE; nothing is run)
         64  usage error
 

@@ -3,12 +3,17 @@ import WebsiteData
 
 /// Runs a parsed ``ReplayScript`` against a store: prints the Cookie header
 /// of every `request` on stdout, reports every failed `expect` on stderr.
+///
+/// In a version 2 script, `response` and `request` lines also teach the
+/// store's tracking prevention what the loader would (``record(_:)``), and
+/// the tracking prevention directives run (``ReplayRunner+Tracking``).
 struct ReplayRunner {
   /// The script, already checked.
   let script: ReplayScript
   /// The store the script drives (fresh and non-persistent).
   let store: WebsiteDataStore
-  /// The store's clock, which `now` and `advance` move.
+  /// The store's clock, which `now` and `advance` move; the cookies and
+  /// tracking prevention (its windows, grants, operating days) share it.
   let clock: ManualStoreClock
   /// How messages name the script: its path, or `<stdin>`.
   let scriptName: String
@@ -16,16 +21,34 @@ struct ReplayRunner {
   /// `Set-Cookie` lines were rejected.
   let explain: Bool
 
+  /// What the last `run-tracking-prevention` did.
+  struct TrackingRun {
+    /// Its line.
+    var line: Int
+    /// The domains whose data it removed (or, dry, would remove).
+    var removed: Set<String>
+  }
+
   /// Runs every step in order.
   ///
-  /// - Returns: ``ExitStatus/success`` when every expectation held,
-  ///   ``ExitStatus/failure`` otherwise (after running the whole script).
+  /// - Returns: ``ExitStatus/success`` when every expectation held (and
+  ///   every `grant` was granted), ``ExitStatus/failure`` otherwise (after
+  ///   running the whole script).
   /// - Throws: ``CLIError`` when the store fails (never for a cookie decision).
   func run() async throws(CLIError) -> ExitStatus {
     let cookies = store.httpCookieStore
+    let statistics = store.resourceLoadStatistics
     var lastHeader: String?  // of the last request
+    var lastRun: TrackingRun?
     var expectations = 0
     var failures = 0
+    /// Counts a check; reports it at `line` when it failed.
+    func check(_ line: Int, _ failure: String?) {
+      expectations += 1
+      guard let failure else { return }
+      failures += 1
+      report(line, failure)
+    }
     for step in script.steps {
       switch step.directive {
       case .now(let date):
@@ -43,28 +66,26 @@ struct ReplayRunner {
             )
           }
         }
-      case .response(let context?, let setCookies):
+      case .response(let hop?, let setCookies):
+        await record(hop)
         let results: [SetCookieResult]
         do {
           results = try await cookies.processResponse(
-            setCookieLines: setCookies.map(\.value), for: context)
+            setCookieLines: setCookies.map(\.value), for: hop.context)
         } catch {
           throw .failure("the store failed: \(error)")
         }
-        if explain {
-          for (line, result) in zip(setCookies, results) where !result.isAccepted {
-            let name = result.cookie.map { "'\($0.name)' " } ?? ""
-            report(line.line, "Set-Cookie \(name)rejected: \(CookieText.reasons(result.status))")
-          }
-        }
+        if explain { explainResponse(setCookies, results) }
       case .request(nil):
         lastHeader = nil
         Console.out("\n")
-      case .request(let context?):
-        let result = await cookies.cookies(for: context, explain: explain)
+      case .request(let hop?):
+        await record(hop)
+        let result = await cookies.cookies(for: hop.context, explain: explain)
         lastHeader = result.header
         Console.out((result.header ?? "") + "\n")
         if explain {
+          if let exemption = result.exemption { report(step.line, exemption.description) }
           for exclusion in result.excluded {
             report(
               step.line,
@@ -73,10 +94,27 @@ struct ReplayRunner {
           }
         }
       case .expect(let expected):
-        expectations += 1
-        if !Self.sameBytes(expected, lastHeader) {
-          failures += 1
-          report(step.line, "expected \(Self.quoted(expected)), got \(Self.quoted(lastHeader))")
+        check(
+          step.line,
+          Self.sameBytes(expected, lastHeader)
+            ? nil : "expected \(Self.quoted(expected)), got \(Self.quoted(lastHeader))")
+      case .interaction(let site):
+        await statistics.recordUserInteraction(with: site)
+      case .grant(let embedded, let topLevel):
+        check(step.line, await grant(embedded, under: topLevel))
+      case .revoke(let embedded, let topLevel):
+        await statistics.revokeStorageAccess(for: embedded, under: topLevel)
+      case .tracking(let isEnabled):
+        await statistics.setPolicy(isEnabled ? .webKit : .off)
+      case .runTrackingPrevention(let dryRun):
+        lastRun = TrackingRun(
+          line: step.line, removed: try await runTrackingPrevention(dryRun: dryRun))
+      case .expectPrevalent(let site, let isPrevalent):
+        check(step.line, await checkPrevalence(of: site, expected: isPrevalent))
+      case .expectRemoved(let site, let isRemoved):
+        // The parser puts a run before every expect-removed.
+        if let lastRun {
+          check(step.line, checkRemoval(of: site, expected: isRemoved, by: lastRun))
         }
       }
     }
@@ -85,6 +123,22 @@ struct ReplayRunner {
       return .failure
     }
     return .success
+  }
+
+  /// With `--explain`, after a response: every `Set-Cookie` line rejected,
+  /// with the reasons, and every cookie whose life a policy capped (a
+  /// script's, by tracking prevention), with the cap.
+  private func explainResponse(
+    _ setCookies: [ReplayScript.SetCookieLine], _ results: [SetCookieResult]
+  ) {
+    for (line, result) in zip(setCookies, results) {
+      let name = result.cookie.map { "'\(CookieText.printable($0.name))' " } ?? ""
+      if !result.isAccepted {
+        report(line.line, "Set-Cookie \(name)rejected: \(CookieText.reasons(result.status))")
+      } else if let cap = result.lifetimeCap {
+        report(line.line, "Set-Cookie \(name)\(cap)")
+      }
+    }
   }
 
   /// Exact comparison, byte for byte (`String`'s `==` would equate
@@ -98,7 +152,7 @@ struct ReplayRunner {
   }
 
   /// Writes `FILE:LINE: message` to stderr.
-  private func report(_ line: Int, _ message: String) {
+  func report(_ line: Int, _ message: String) {
     Console.error("\(scriptName):\(line): \(message)\n")
   }
 

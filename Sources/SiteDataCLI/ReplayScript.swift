@@ -6,6 +6,7 @@ import WebsiteData
 ///
 /// The format (one directive a line; lines end at LF only):
 ///
+///     version 2                    optional, first: the format version (1 or 2)
 ///     now 2026-01-01T00:00:00Z     set the clock (RFC 3339)
 ///     advance 90s                  move the clock forward (s, m, h, d)
 ///     policy block-third-party     the third-party cookie policy
@@ -13,6 +14,14 @@ import WebsiteData
 ///     Set-Cookie: <raw value>      header lines of the response
 ///     request <url> [nav|sub] [site=<url>] [from=<url>] [method=<M>]
 ///     expect <Cookie header>       compare with the last request's header
+///
+/// Version 2 (a script starting with `version 2`) adds tracking prevention:
+/// `frame`, `chain=` and `source=` on `response` and `request` lines, which
+/// record third-party loads, redirects and bounces as the loader does, and
+/// the directives `interaction`, `grant`, `revoke`, `tracking`,
+/// `run-tracking-prevention`, `expect-prevalent`, `expect-not-prevalent`,
+/// `expect-removed` and `expect-not-removed` (see ``Directive``). A script
+/// without the header is version 1, run exactly as before.
 ///
 /// Parsing reads bytes, not text: header values are handed to the cookie
 /// parser exactly as written (not necessarily UTF-8; tabs, a bare CR or any
@@ -28,6 +37,9 @@ struct ReplayScript: Sendable {
   /// The longest line, in bytes (1 MiB, as a cookies.txt line).
   static let maximumLineLength = 1 << 20
 
+  /// The format versions this program reads.
+  static let versions = 1...2
+
   /// What a directive does.
   enum Directive: Sendable {
     /// `now`: set the clock.
@@ -36,15 +48,45 @@ struct ReplayScript: Sendable {
     case advance(seconds: Double)
     /// `policy`: switch the third-party cookie policy.
     case policy(ThirdPartyCookiePolicy)
-    /// `response`: store the `Set-Cookie` values received for the context;
+    /// `response`: store the `Set-Cookie` values received for the hop;
     /// `nil` for a URL whose scheme never gets cookies (nothing is stored).
-    case response(CookieRequestContext?, setCookies: [SetCookieLine])
-    /// `request`: compute (and print) the Cookie header for the context;
+    case response(Hop?, setCookies: [SetCookieLine])
+    /// `request`: compute (and print) the Cookie header for the hop;
     /// `nil` for a URL whose scheme never gets cookies (no header).
-    case request(CookieRequestContext?)
+    case request(Hop?)
     /// `expect`: the last request's Cookie header must be these bytes
     /// (`nil`: no header at all); raw, not necessarily UTF-8.
     case expect([UInt8]?)
+    /// `interaction` (version 2): the user interacted with the site as a
+    /// top-level site.
+    case interaction(site: URLRecord)
+    /// `grant` (version 2): the embedded site asks for storage access under
+    /// the top-level site; a refusal is an unmet expectation.
+    case grant(embedded: URLRecord, topLevel: URLRecord)
+    /// `revoke` (version 2): removes the embedded site's grant under the
+    /// top-level site (under every one when `nil`).
+    case revoke(embedded: URLRecord, topLevel: URLRecord?)
+    /// `tracking on|off` (version 2): switches tracking prevention.
+    case tracking(isEnabled: Bool)
+    /// `run-tracking-prevention [dry-run]` (version 2): website data removal.
+    case runTrackingPrevention(dryRun: Bool)
+    /// `expect-prevalent` / `expect-not-prevalent` (version 2): the site's
+    /// classification must be this.
+    case expectPrevalent(site: URLRecord, isPrevalent: Bool)
+    /// `expect-removed` / `expect-not-removed` (version 2): whether the last
+    /// `run-tracking-prevention` removed (or, dry, would remove) the site's
+    /// data.
+    case expectRemoved(site: URLRecord, isRemoved: Bool)
+  }
+
+  /// The hop a `response` or `request` line describes.
+  struct Hop: Sendable {
+    /// The cookie context: URL, top-level site, initiator (`from=`),
+    /// method, redirect chain (`chain=`), source (`source=`).
+    var context: CookieRequestContext
+    /// `frame`: the subresource is a frame's document (tracking prevention
+    /// counts it under the top-level site as a frame).
+    var isFrame = false
   }
 
   /// One `Set-Cookie` header line of a response block.
@@ -63,6 +105,8 @@ struct ReplayScript: Sendable {
     var directive: Directive
   }
 
+  /// The format version: 1 unless the script starts with `version 2`.
+  let version: Int
   /// The directives, in order.
   let steps: [Step]
 
@@ -81,7 +125,7 @@ struct ReplayScript: Sendable {
     for (index, line) in lines.enumerated() {
       try parser.parse(line, number: index + 1, parseURL: parseURL)
     }
-    steps = parser.finish()
+    (version, steps) = parser.finish()
   }
 }
 

@@ -1,23 +1,45 @@
 import WebsiteData
 
 /// The line-by-line state machine behind ``ReplayScript/init(parsing:parseURL:)``:
-/// it tracks the open response block and whether a request came yet.
+/// it tracks the format version, the open response block and whether a
+/// request (and a tracking prevention run) came yet.
 struct ReplayScriptParser {
   /// The directive keywords.
-  private enum Keyword: String, CaseIterable {
-    case now, advance, policy, response, request, expect
+  enum Keyword: String, CaseIterable {
+    case version, now, advance, policy, response, request, expect
+    case interaction, grant, revoke, tracking
+    case runTrackingPrevention = "run-tracking-prevention"
+    case expectPrevalent = "expect-prevalent"
+    case expectNotPrevalent = "expect-not-prevalent"
+    case expectRemoved = "expect-removed"
+    case expectNotRemoved = "expect-not-removed"
+
+    /// The first format version that has it.
+    var since: Int {
+      switch self {
+      case .version, .now, .advance, .policy, .response, .request, .expect: 1
+      default: 2
+      }
+    }
   }
 
   /// A `response` whose header lines are still being read.
   private struct OpenResponse {
     var line: Int
-    var context: CookieRequestContext?
+    var hop: ReplayScript.Hop?
     var setCookies: [ReplayScript.SetCookieLine] = []
   }
 
   private var steps: [ReplayScript.Step] = []
   private var openResponse: OpenResponse?
   private var hasRequest = false
+  /// Whether a `run-tracking-prevention` came yet (`expect-removed` needs
+  /// one).
+  private var hasTrackingRun = false
+  /// Whether a directive came yet (`version` must come first).
+  private var hasDirective = false
+  /// The format version, from the `version` line (1 without one).
+  private(set) var version = 1
 
   /// Reads one line (without its LF).
   ///
@@ -45,10 +67,10 @@ struct ReplayScriptParser {
     try directive(content, line: number, parseURL: parseURL)
   }
 
-  /// Ends the script; returns its steps.
-  mutating func finish() -> [ReplayScript.Step] {
+  /// Ends the script; returns its version and steps.
+  mutating func finish() -> (version: Int, steps: [ReplayScript.Step]) {
     closeResponse()
-    return steps
+    return (version, steps)
   }
 
   // MARK: - Lines
@@ -58,7 +80,7 @@ struct ReplayScriptParser {
     steps.append(
       .init(
         line: response.line,
-        directive: .response(response.context, setCookies: response.setCookies)))
+        directive: .response(response.hop, setCookies: response.setCookies)))
     openResponse = nil
   }
 
@@ -108,13 +130,28 @@ struct ReplayScriptParser {
     let arguments = Array(words.dropFirst())
     let word = String(words[0])
     guard let keyword = Keyword(rawValue: word) else {
-      let names = Keyword.allCases.map(\.rawValue).joined(separator: ", ")
-      throw ReplayScriptError(line: line, reason: "unknown directive '\(word)' (one of \(names))")
+      let names = Keyword.allCases.filter { $0.since <= version }.map(\.rawValue)
+      throw ReplayScriptError(
+        line: line,
+        reason: "unknown directive '\(word)' (one of \(names.joined(separator: ", ")))")
     }
     func fail(_ reason: String) -> ReplayScriptError {
       ReplayScriptError(line: line, reason: "'\(word)': \(reason)")
     }
+    defer { hasDirective = true }
+    guard keyword.since <= version else { throw fail(Self.needsVersion2) }
     switch keyword {
+    case .version:
+      guard !hasDirective else {
+        throw fail("comes first (only comments and blank lines may precede it)")
+      }
+      let versions = ReplayScript.versions
+      guard arguments.count == 1 else { throw fail("needs one number, like 2") }
+      guard let number = Int(arguments[0]), versions.contains(number) else {
+        let names = versions.map(String.init).joined(separator: ", ")
+        throw fail("unsupported version '\(arguments[0])' (one of \(names))")
+      }
+      version = number
     case .now:
       guard arguments.count == 1 else { throw fail("needs one time, like 2026-01-01T00:00:00Z") }
       guard let date = ReplayTime.timestamp(arguments[0]) else {
@@ -136,11 +173,11 @@ struct ReplayScriptParser {
       }
       steps.append(.init(line: line, directive: .policy(policy)))
     case .response:
-      let context = try Self.context(arguments, fail: fail, parseURL: parseURL)
-      openResponse = OpenResponse(line: line, context: context)
+      let hop = try Self.hop(arguments, version: version, fail: fail, parseURL: parseURL)
+      openResponse = OpenResponse(line: line, hop: hop)
     case .request:
-      let context = try Self.context(arguments, fail: fail, parseURL: parseURL)
-      steps.append(.init(line: line, directive: .request(context)))
+      let hop = try Self.hop(arguments, version: version, fail: fail, parseURL: parseURL)
+      steps.append(.init(line: line, directive: .request(hop)))
       hasRequest = true
     case .expect:
       guard hasRequest else {
@@ -148,8 +185,18 @@ struct ReplayScriptParser {
           "no request before it (expect compares with the preceding request's Cookie header)")
       }
       steps.append(.init(line: line, directive: .expect(Self.expectedHeader(content))))
+    default:
+      if keyword == .expectRemoved || keyword == .expectNotRemoved, !hasTrackingRun {
+        throw fail("no run-tracking-prevention before it (it checks what the last run removed)")
+      }
+      let directive = try Self.trackingDirective(keyword, arguments, fail: fail, parseURL: parseURL)
+      if keyword == .runTrackingPrevention { hasTrackingRun = true }
+      steps.append(.init(line: line, directive: directive))
     }
   }
+
+  /// What a version 2 word in a version 1 script says.
+  static let needsVersion2 = "needs version 2 (start the script with a line 'version 2')"
 
   /// The rest of an `expect` line (its raw bytes), blanks around it
   /// removed; `nil` when empty (no Cookie header expected). Blanks inside are
@@ -158,63 +205,6 @@ struct ReplayScriptParser {
     var rest = content.drop(while: { !ASCII.isBlank($0) }).drop(while: ASCII.isBlank)
     while let last = rest.last, ASCII.isBlank(last) { rest.removeLast() }
     return rest.isEmpty ? nil : Array(rest)
-  }
-
-  /// The request context of a `response` or `request` line:
-  /// `<url> [nav|sub] [site=<url>] [from=<url>] [method=<M>]`; `nil` when
-  /// the URL's scheme never gets cookies (a well-formed URL of a scheme the
-  /// cookie engine does not handle: `ftp:`, `file:`, `data:`, `blob:`...).
-  private static func context(
-    _ arguments: [Substring], fail: (String) -> ReplayScriptError,
-    parseURL: (String) throws(URLParseError) -> URLRecord
-  ) throws(ReplayScriptError) -> CookieRequestContext? {
-    let usage = "<url> [nav|sub] [site=<url>] [from=<url>] [method=<M>]"
-    guard let first = arguments.first else { throw fail("needs a URL: \(usage)") }
-    let keywords = ["nav", "sub"]
-    let keys = ["site=", "from=", "method="]
-    if keywords.contains(String(first)) || keys.contains(where: { first.hasPrefix($0) }) {
-      throw fail("the URL comes first: \(usage)")
-    }
-    var request = RequestDescription(url: String(first))
-    var kind: String?
-    for argument in arguments.dropFirst() {
-      if argument == "nav" || argument == "sub" {
-        guard kind == nil else { throw fail("'nav' or 'sub' given twice") }
-        kind = String(argument)
-        request.isSubresource = argument == "sub"
-        continue
-      }
-      guard let equals = argument.firstIndex(of: "=") else {
-        throw fail("unknown argument '\(argument)' (expected \(usage))")
-      }
-      let key = argument[..<equals]
-      let value = String(argument[argument.index(after: equals)...])
-      switch key {
-      case "site":
-        guard request.site == nil else { throw fail("'site=' given twice") }
-        request.site = value
-      case "from":
-        guard request.initiator == nil else { throw fail("'from=' given twice") }
-        request.initiator = value
-      case "method":
-        guard request.method == nil else { throw fail("'method=' given twice") }
-        request.method = value
-      default:
-        throw fail("unknown argument '\(argument)' (expected \(usage))")
-      }
-    }
-    do {
-      _ = try parseURL(request.url)
-    } catch  where error.code == .unsupportedScheme {
-      return nil
-    } catch {
-      // Reported below, with the other parts.
-    }
-    do {
-      return try request.context(spelling: .replay, parseURL: parseURL)
-    } catch {
-      throw fail(error.message)
-    }
   }
 
   private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: String) -> Bool {

@@ -51,6 +51,49 @@ import Testing
         "",
       ]
     ),
+    (
+      "tracking-prevention.replay",
+      [
+        "id=1",
+        "id=1",
+        "id=1",
+        "",
+        "",
+        "id=1",
+        "id=1",
+        "id=1",
+        "would remove nothing",
+        "would remove nothing",
+        "",
+        "would remove tracker.example: prevalent without user interaction",
+        "id=1",
+        "removed tracker.example: prevalent without user interaction",
+        "",
+      ]
+    ),
+    (
+      "bounce-tracking.replay",
+      [
+        "",
+        "would remove nothing",
+        "would remove nothing",
+        "would remove bounce.example: bounce tracker without user interaction",
+        "id=1",
+        "removed bounce.example: bounce tracker without user interaction",
+        "",
+        "session=1",
+        "",
+        "pref=hd",
+        "pref=hd",
+        "",
+        "",
+        "pref=hd",
+        "",
+        "server_cart=1; script_cart=1",
+        "server_cart=1; script_cart=1",
+        "server_cart=1; session=1",
+      ]
+    ),
   ]
 
   @Test(arguments: examples.map(\.file))
@@ -60,6 +103,27 @@ import Testing
     #expect(outcome.status == 0, "\(outcome)")
     #expect(outcome.stdout == expected.map { $0 + "\n" }.joined())
     #expect(outcome.stderr.isEmpty)
+  }
+
+  /// Every `.replay` file in `Examples/`, whether the table above has it
+  /// or not.
+  static let exampleFiles: [String] = {
+    let folder = SiteDataProcess.packageRoot.appendingPathComponent("Examples").path
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.filter { $0.hasSuffix(".replay") }.sorted()
+  }()
+
+  @Test func everyExampleIsInTheTable() {
+    #expect(Self.exampleFiles.count >= 4)
+    #expect(Self.exampleFiles == Self.examples.map(\.file).sorted())
+  }
+
+  @Test(arguments: exampleFiles)
+  func everyExampleFilePassesWithExplanations(file: String) async throws {
+    let outcome = try await SiteDataProcess.run(
+      ["replay", "--explain", SiteDataProcess.example(file)])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(!outcome.stdout.isEmpty)
   }
 
   @Test func relativePathFromPackageRoot() async throws {

@@ -95,6 +95,132 @@ import Testing
       line: 6, reason: "'advance': '1w' is not a duration"),
   ]
 
+  /// Malformed version headers and version 2 directives.
+  static let malformedVersion2: [Malformed] = [
+    .init(
+      name: "unsupported version", script: "# a comment\n\nversion 3\n", line: 3,
+      reason: "'version': unsupported version '3' (one of 1, 2)"),
+    .init(
+      name: "version not a number", script: "version two", line: 1,
+      reason: "'version': unsupported version 'two'"),
+    .init(name: "version without number", script: "version", line: 1, reason: "needs one number"),
+    .init(
+      name: "version after a directive", script: "advance 1s\nversion 2", line: 2,
+      reason: "'version': comes first"),
+    .init(
+      name: "version twice", script: "version 2\nversion 2", line: 2,
+      reason: "'version': comes first"),
+    .init(
+      name: "version 2 directive in a version 1 script", script: "version 1\ninteraction a.test",
+      line: 2, reason: "'interaction': needs version 2 (start the script with a line 'version 2')"),
+    .init(
+      name: "version 2 directive without a header", script: "run-tracking-prevention", line: 1,
+      reason: "'run-tracking-prevention': needs version 2"),
+    .init(
+      name: "frame in a version 1 script",
+      script: "request https://a.test/ frame site=https://b.test/",
+      line: 1, reason: "'request': 'frame' needs version 2"),
+    .init(
+      name: "chain in a version 1 script",
+      script: "response https://a.test/ chain=https://b.test/", line: 1,
+      reason: "'response': 'chain=' needs version 2"),
+    .init(
+      name: "source in a version 1 script", script: "request https://a.test/ source=script",
+      line: 1, reason: "'request': 'source=' needs version 2"),
+    .init(
+      name: "unknown directive lists version 2's", script: "version 2\nexpect-blocked a.test",
+      line: 2, reason: "unknown directive 'expect-blocked' (one of version, now, advance, policy,"),
+    .init(
+      name: "interaction without a site", script: "version 2\ninteraction", line: 2,
+      reason: "'interaction': needs one site (a URL or a domain)"),
+    .init(
+      name: "interaction with a bad site", script: "version 2\ninteraction http://[::1", line: 2,
+      reason: "'interaction': 'http://[::1' is not a URL or a domain"),
+    .init(
+      name: "interaction with a site of another scheme",
+      script: "version 2\ninteraction ftp://a.test/", line: 2,
+      reason: "'ftp://a.test/' is not a URL or a domain"),
+    .init(
+      name: "grant with one site", script: "version 2\n\ngrant a.test", line: 3,
+      reason: "'grant': needs the embedded site and the top-level site"),
+    .init(
+      name: "revoke with three sites", script: "version 2\nrevoke a.test b.test c.test", line: 2,
+      reason: "'revoke': needs the embedded site, and optionally the top-level site"),
+    .init(
+      name: "tracking neither on nor off", script: "version 2\ntracking maybe", line: 2,
+      reason: "'tracking': needs 'on' or 'off'"),
+    .init(
+      name: "run-tracking-prevention with another word",
+      script: "version 2\nrun-tracking-prevention now", line: 2,
+      reason: "'run-tracking-prevention': takes nothing, or 'dry-run'"),
+    .init(
+      name: "expect-prevalent without a site", script: "version 2\nexpect-prevalent", line: 2,
+      reason: "'expect-prevalent': needs one site"),
+    .init(
+      name: "expect-not-prevalent with two sites",
+      script: "version 2\nexpect-not-prevalent a.test b.test", line: 2,
+      reason: "'expect-not-prevalent': needs one site"),
+    .init(
+      name: "expect-removed before any run", script: "version 2\nexpect-removed a.test", line: 2,
+      reason: "'expect-removed': no run-tracking-prevention before it"),
+    .init(
+      name: "expect-not-removed before any run",
+      script: "version 2\ninteraction a.test\nexpect-not-removed a.test", line: 3,
+      reason: "'expect-not-removed': no run-tracking-prevention before it"),
+    .init(
+      name: "frame without site", script: "version 2\nrequest https://a.test/ frame", line: 2,
+      reason: "'request': 'frame' needs 'site=<url>'"),
+    .init(
+      name: "nav and frame", script: "version 2\nrequest https://a.test/ nav frame", line: 2,
+      reason: "'nav', 'sub' or 'frame' given twice"),
+    .init(
+      name: "site on a version 2 navigation",
+      script: "version 2\nrequest https://a.test/ site=https://b.test/", line: 2,
+      reason: "'site=' is only for 'sub' or 'frame'"),
+    .init(
+      name: "empty URL in a chain",
+      script: "version 2\nrequest https://a.test/ chain=https://b.test/,,https://c.test/",
+      line: 2, reason: "'request': 'chain=' needs URLs separated by commas"),
+    .init(
+      name: "bad URL in a chain", script: "version 2\nrequest https://a.test/ chain=nowhere",
+      line: 2, reason: "'chain=': 'nowhere' is not a valid URL"),
+    .init(
+      name: "chain URL of another scheme",
+      script: "version 2\nresponse https://a.test/ chain=ftp://b.test/", line: 2,
+      reason: "'chain=': 'ftp://b.test/' is not an http or https URL"),
+    .init(
+      name: "chain given twice",
+      script: "version 2\nrequest https://a.test/ chain=https://b.test/ chain=https://c.test/",
+      line: 2, reason: "'chain=' given twice"),
+    .init(
+      name: "unknown source", script: "version 2\nrequest https://a.test/ source=worker", line: 2,
+      reason: "'request': unknown source 'worker' (one of http, script)"),
+    .init(
+      name: "script with from",
+      script: "version 2\nresponse https://a.test/ source=script from=https://b.test/", line: 2,
+      reason: "'source=script' takes no 'from=', 'method=' or 'chain='"),
+    .init(
+      name: "script with a chain",
+      script: "version 2\nrequest https://a.test/ source=script chain=https://b.test/", line: 2,
+      reason: "'source=script' takes no 'from=', 'method=' or 'chain='"),
+  ]
+
+  @Test(arguments: malformedVersion2)
+  func malformedVersion2ScriptIsRejectedBeforeRunning(_ testCase: Malformed) async throws {
+    try await malformedScriptIsRejectedBeforeRunning(testCase)
+  }
+
+  /// The same version 1 script, with each header the format accepts.
+  @Test(arguments: ["", "version 1\n", "version 2\n", "# a comment\n\n  version 2\n"])
+  func versionHeaderIsAccepted(header: String) async throws {
+    let script =
+      header + "response https://a.test/\nSet-Cookie: a=1\n\nrequest https://a.test/\nexpect a=1\n"
+    let outcome = try await SiteDataProcess.replay(script)
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stdout == "a=1\n")
+    #expect(outcome.stderr.isEmpty)
+  }
+
   @Test(arguments: malformed)
   func malformedScriptIsRejectedBeforeRunning(_ testCase: Malformed) async throws {
     let outcome = try await SiteDataProcess.replay(testCase.script)
