@@ -108,6 +108,7 @@ extension FetchStep {
       ("reason", .string(hop.reasonPhrase)),
       ("httpVersion", .string(hop.httpVersion)),
       ("remoteAddress", .string(hop.remoteAddress)),
+      ("storageAccess", .string(hop.storageAccessStatus?.rawValue)),
       ("location", .string(hop.location)),
       (
         "setCookies",

@@ -63,6 +63,9 @@ extension FetchStep {
     let upgrade = hop.upgradedByHSTS ? " (upgraded to https by HSTS)" : ""
     var lines = ["  > \(hop.method) \(hop.url.serialized)\(upgrade)"]
     lines.append("  > Cookie: \(cookieHeader(hop) ?? "(none)")")
+    if let status = hop.storageAccessStatus {
+      lines.append("  > Sec-Fetch-Storage-Access: \(status.rawValue)")
+    }
     lines.append("  < \(hop.httpVersion) \(status(hop))")
     for (line, result) in setCookies(of: hop) {
       lines.append("  < Set-Cookie: \(line)")

@@ -39,6 +39,9 @@ import Testing
     let json = try await sandbox.succeed(["fetch", "--subresources", "--json", shopPage] + dns)
     #expect(json.stdout.contains(#""reason": "cname-cloaking""#), "\(json)")
     #expect(json.stdout.contains(#""remoteAddress": "127.0.0.1""#))
+    // A first-party pixel says nothing of storage access.
+    #expect(json.stdout.contains(#""storageAccess": null"#))
+    #expect(!verbose.stdout.contains("Sec-Fetch-Storage-Access"))
   }
 
   @Test func aNameTheServerDoesNotKnowFails() async throws {

@@ -112,6 +112,47 @@ import WebsiteDataStore
     #expect(await statistics.statistics(for: "c.test")?.bouncedAt == nil)
   }
 
+  @Test func aClassifiedTrackersDataIsRemovedAfterThirtyOperatingDays() async throws {
+    let clock = ManualStoreClock(Date(timeIntervalSince1970: 2_000_000_000))
+    let store = WebsiteDataStore.nonPersistent(clock: clock)
+    let page = WebPage(configuration: server.pageConfiguration(store: store))
+    // The tracker sets its cookie as a first party, then is embedded under
+    // four sites.
+    let home = server.page(
+      "https", "c.test", html: "<title>t</title>", cookies: ["uid=1; Max-Age=31536000"])
+    #expect(await outcome(of: page.load(URL(string: home)!)).error == nil)
+    // The user used the tracker's site once, on the first day.
+    await store.resourceLoadStatistics.recordUserInteraction(with: try store.url(home))
+    let pixel = server.origin("https", "c.test") + "/echo"
+    func visit(_ host: String, embedding image: String) async {
+      let html = "<title>\(host)</title><img src='\(image)'>"
+      #expect(
+        await outcome(of: page.load(URL(string: server.page("https", host, html: html))!)).error
+          == nil)
+    }
+    for host in ["a.test", "b.example", "site.example", OAuthProvider.host] {
+      await visit(host, embedding: pixel)
+    }
+    #expect(await store.resourceLoadStatistics.statistics(for: "c.test")?.isPrevalent == true)
+    // The store is used on 29 more days (a page with another third party
+    // each day): the interaction is still within the last 30 operating
+    // days.
+    let other = server.origin("https", "site.example") + "/echo"
+    for _ in 0..<29 {
+      clock.advance(by: 86_400)
+      await visit("a.test", embedding: other)
+    }
+    #expect(try await store.runTrackingPrevention(dryRun: true).removals.isEmpty)
+    // Days the store is not used do not count; the 31st operating day puts
+    // the interaction out of the window.
+    clock.advance(by: 10 * 86_400)
+    #expect(try await store.runTrackingPrevention(dryRun: true).removals.isEmpty)
+    await visit("a.test", embedding: other)
+    let report = try await store.runTrackingPrevention()
+    #expect(report.removals.map(\.domain) == ["c.test"])
+    #expect(await store.httpCookieStore.allCookies().map(\.domain).contains("c.test") == false)
+  }
+
   @Test func aBounceThroughASiteTheUserUsesIsSpared() async throws {
     let (clock, store, page) = clockedPage()
     let start = redirect(
