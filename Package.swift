@@ -37,6 +37,10 @@ let package = Package(
     .systemLibrary(
       name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]),
+    // PostgreSQL's client library: the store shared by a fleet.
+    .systemLibrary(
+      name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"])]),
     // glibc's stub resolver (libc6-dev): the loader's own name server.
     .systemLibrary(name: "CResolv", path: "Sources/CResolv"),
     .systemLibrary(
@@ -55,7 +59,7 @@ let package = Package(
     // The async stores and the domain facts (libpsl, libidn2).
     .target(
       name: "WebsiteDataStore",
-      dependencies: ["CookieCore", "CPSL", "CIDN2", "COpenSSL", "CSQLite"],
+      dependencies: ["CookieCore", "CPSL", "CIDN2", "COpenSSL", "CSQLite", "CPostgres"],
       swiftSettings: strictSettings,
       plugins: ["EmbedMigrations"]),
     // A JSON value model and RFC 3339 timestamps, shared by the cookie files
@@ -121,7 +125,7 @@ let package = Package(
       name: "WebsiteDataStoreTests",
       dependencies: [
         "WebsiteDataStore", "CookieCore", "CookieInterchange", "TextFormats", "StoreCrashWriter",
-        "BuiltProductLocator", "TestScratch", "ProcessHarness",
+        "BuiltProductLocator", "TestScratch", "ProcessHarness", "LoopbackTestServer",
       ],
       exclude: ["Fixtures"],
       swiftSettings: strictSettings),
@@ -130,7 +134,8 @@ let package = Package(
     .target(
       name: "LoopbackTestServer", dependencies: ["TestScratch", "ProcessHarness"],
       path: "Tests/LoopbackTestServer",
-      exclude: ["test_server.py", "dns_server.py"], swiftSettings: strictSettings),
+      exclude: ["test_server.py", "dns_server.py", "postgres_server.py"],
+      swiftSettings: strictSettings),
     // Real libcurl against the loopback test server.
     .testTarget(
       name: "WebLoaderTests",

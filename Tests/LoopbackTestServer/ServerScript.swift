@@ -28,4 +28,12 @@ public final class ServerScript: Sendable {
   /// Stops the script: closes its stdin, on which it exits. Does not wait
   /// (the harness reaps it when it has exited).
   public func stop() { input.closeWriteEnd() }
+
+  /// Stops the script and waits until it has exited, so that what it does
+  /// on its way out (stopping a server, removing its folder) is done before
+  /// this object is released (which kills a script still running).
+  public func stopAndWait() async {
+    stop()
+    _ = try? await process.wait()
+  }
 }

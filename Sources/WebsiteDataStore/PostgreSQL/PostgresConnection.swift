@@ -1,0 +1,132 @@
+import CPostgres
+import Foundation
+
+/// One connection to a PostgreSQL server through libpq (`PQconnectdb`,
+/// `PQexecParams`), synchronous: it blocks its caller, so it belongs to one
+/// thread at a time (``PostgresDatabase`` gives it one of its own).
+///
+/// Parameters and results travel in binary format (no quoting, no
+/// escaping: values never enter the SQL text). The connection string is
+/// never kept or repeated in an error, since it may hold a password.
+package final class PostgresConnection {
+  /// The `PGconn`; `nil` once closed.
+  private var connection: OpaquePointer?
+
+  /// Connects with `connectionString` (a `postgresql://` URI or
+  /// `key=value` pairs; libpq honours `sslmode`, `connect_timeout` and the
+  /// `PG…` environment variables).
+  ///
+  /// - Throws: ``PostgresError`` `.connection` with libpq's reason.
+  package init(_ connectionString: String) throws(PostgresError) {
+    guard let connection = PQconnectdb(connectionString) else {
+      throw PostgresError(.connection, message: "libpq could not allocate a connection")
+    }
+    guard PQstatus(connection) == CONNECTION_OK else {
+      let message = Self.message(PQerrorMessage(connection))
+      PQfinish(connection)
+      throw PostgresError(.connection, message: message)
+    }
+    self.connection = connection
+  }
+
+  deinit { close() }
+
+  /// Closes the connection (`PQfinish`); later statements fail with
+  /// `.connectionLost`.
+  package func close() {
+    if let connection { PQfinish(connection) }
+    connection = nil
+  }
+
+  /// Whether the connection is still up (`PQstatus`).
+  package var isConnected: Bool {
+    connection.map { PQstatus($0) == CONNECTION_OK } ?? false
+  }
+
+  /// Runs one statement with `$1`, `$2`… bound to `parameters`.
+  ///
+  /// - Throws: ``PostgresError`` `.statement` with the server's SQLSTATE
+  ///   and primary message, or `.connectionLost`.
+  @discardableResult
+  package func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError)
+    -> PostgresRows
+  {
+    guard let connection else {
+      throw PostgresError(.connectionLost, message: "the connection is closed")
+    }
+    let encoded = parameters.map(\.encoded)
+    let types = encoded.map(\.type)
+    let lengths = encoded.map { Int32($0.bytes?.count ?? 0) }
+    let formats = [Int32](repeating: 1, count: encoded.count)
+    // Each value's bytes, kept alive while libpq reads them.
+    let buffers: [UnsafeMutableRawBufferPointer?] = encoded.map { value in
+      value.bytes.map { bytes in
+        let buffer = UnsafeMutableRawBufferPointer.allocate(
+          byteCount: max(1, bytes.count), alignment: 1)
+        buffer.copyBytes(from: bytes)
+        return buffer
+      }
+    }
+    defer { for buffer in buffers { buffer?.deallocate() } }
+    let values = buffers.map { buffer in
+      buffer.map { UnsafePointer($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+    }
+    let result = PQexecParams(
+      connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+    return try rows(of: result, on: connection)
+  }
+
+  /// Runs `sql`, which may hold several statements (a migration), in text
+  /// format without parameters (`PQexec`).
+  package func executeScript(_ sql: String) throws(PostgresError) {
+    guard let connection else {
+      throw PostgresError(.connectionLost, message: "the connection is closed")
+    }
+    _ = try rows(of: PQexec(connection, sql), on: connection)
+  }
+
+  /// The rows of `result` (cleared here), or its error.
+  private func rows(of result: OpaquePointer?, on connection: OpaquePointer) throws(PostgresError)
+    -> PostgresRows
+  {
+    guard let result else {
+      throw PostgresError(
+        PQstatus(connection) == CONNECTION_OK ? .statement : .connectionLost,
+        message: Self.message(PQerrorMessage(connection)))
+    }
+    defer { PQclear(result) }
+    let status = PQresultStatus(result)
+    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+      let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+      let lost = PQstatus(connection) != CONNECTION_OK
+      throw PostgresError(
+        lost && state == nil ? .connectionLost : .statement, sqlState: state,
+        message: primary ?? Self.message(PQerrorMessage(connection)))
+    }
+    let columnCount = PQnfields(result)
+    let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
+    let types = (0..<columnCount).map { PQftype(result, $0) }
+    var rows: [[PostgresValue]] = []
+    let rowCount = PQntuples(result)
+    rows.reserveCapacity(Int(rowCount))
+    for row in 0..<rowCount {
+      rows.append(
+        (0..<columnCount).map { column in
+          guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column)
+          else { return .null }
+          let length = Int(PQgetlength(result, row, column))
+          return PostgresValue(
+            binary: UnsafeRawBufferPointer(start: value, count: length), type: types[Int(column)])
+        })
+    }
+    let changed = PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0
+    return PostgresRows(columns: columns, rows: rows, changed: changed)
+  }
+
+  /// libpq's message, without its trailing newline.
+  private static func message(_ text: UnsafePointer<CChar>?) -> String {
+    let message = text.map { String(cString: $0) } ?? "unknown libpq error"
+    return message.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}

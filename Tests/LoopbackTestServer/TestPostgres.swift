@@ -1,0 +1,43 @@
+import Foundation
+
+/// A real PostgreSQL server for the tests (`postgres_server.py`: Debian's
+/// `initdb` into a temporary folder and `postgres` on 127.0.0.1, a free
+/// port, as an unprivileged user), stopped and removed when the test
+/// process closes its stdin.
+public final class TestPostgres: Sendable {
+  /// The TCP port on 127.0.0.1.
+  public let port: Int
+  /// The superuser's name and password (scram-sha-256).
+  public let user: String
+  public let password: String
+  private let process: ServerScript
+
+  /// The shared server, started on first use.
+  public static func shared() throws -> TestPostgres { try sharedServer.get() }
+  private static let sharedServer = Result { try TestPostgres() }
+
+  /// Starts a server of its own (for tests that stop or restart it).
+  public init() throws {
+    password = "pw-" + UUID().uuidString
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("postgres_server.py")
+    process = try ServerScript(script.path, arguments: [password])
+    let fields = process.firstLine.split(separator: " ")
+    guard fields.count == 4, fields[0] == "PORT", let port = Int(fields[1]) else {
+      throw TestSetupError(
+        description: "PostgreSQL did not start (is postgresql installed?): \(process.firstLine)")
+    }
+    self.port = port
+    user = String(fields[3])
+  }
+
+  /// A `postgresql://` URI for `database` (`postgres`, which every cluster
+  /// has, by default), with the password.
+  public func url(database: String = "postgres", password: String? = nil) -> String {
+    "postgresql://\(user):\(password ?? self.password)@127.0.0.1:\(port)/\(database)"
+      + "?sslmode=disable&connect_timeout=10"
+  }
+
+  /// Stops the server and removes its folder; returns once both are done.
+  public func stop() async { await process.stopAndWait() }
+}

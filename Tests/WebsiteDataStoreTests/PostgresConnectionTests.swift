@@ -1,0 +1,141 @@
+import Foundation
+import LoopbackTestServer
+import Testing
+
+@testable import WebsiteDataStore
+
+/// The PostgreSQL client under the backend to come, against a real server
+/// (Debian's PostgreSQL, initdb'd into a temporary folder by the test
+/// fixture): binary parameters and results, SQLSTATEs, transactions,
+/// failures that never repeat the password, and a server that goes away.
+@Suite(.timeLimit(.minutes(2))) struct PostgresConnectionTests {
+  let server: TestPostgres
+
+  init() throws {
+    server = try TestPostgres.shared()
+  }
+
+  /// A table of this test's own.
+  func table() -> String { "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "") }
+
+  @Test(arguments: [
+    PostgresValue.int64(0), .int64(-1), .int64(.max), .int64(.min), .bool(true), .bool(false),
+    .text(""), .text("héllo, wörld"), .bytes([]), .bytes([0, 1, 255, 0x5C, 0x27]), .null,
+  ])
+  func valuesRoundTripInBinary(_ value: PostgresValue) async throws {
+    let database = try await PostgresDatabase(server.url())
+    let type =
+      switch value {
+      case .int64: "bigint"
+      case .bool: "boolean"
+      case .text: "text"
+      case .bytes, .null: "bytea"
+      }
+    let name = table()
+    let read = try await database.withConnection { connection throws(PostgresError) in
+      try connection.execute("CREATE TEMPORARY TABLE \(name) (v \(type))")
+      try connection.execute("INSERT INTO \(name) (v) VALUES ($1)", [value])
+      return try connection.execute("SELECT v FROM \(name)").scalar
+    }
+    #expect(read == value)
+  }
+
+  @Test func statementsReportTheirSQLStateAndNoValue() async throws {
+    let database = try await PostgresDatabase(server.url())
+    let name = table()
+    let secret = "value-that-must-not-leak"
+    let error = await #expect(throws: PostgresError.self) {
+      try await database.withConnection { connection throws(PostgresError) in
+        try connection.execute("CREATE TEMPORARY TABLE \(name) (k text PRIMARY KEY)")
+        try connection.execute("INSERT INTO \(name) VALUES ($1)", [.text(secret)])
+        try connection.execute("INSERT INTO \(name) VALUES ($1)", [.text(secret)])
+      }
+    }
+    #expect(error?.kind == .statement)
+    #expect(error?.sqlState == "23505")  // unique_violation
+    #expect(error?.isTransient == false)
+    #expect(error.map { !"\($0)".contains(secret) } == true)
+    let syntax = await #expect(throws: PostgresError.self) {
+      try await database.withConnection { connection throws(PostgresError) in
+        try connection.execute("SELEKT 1")
+      }
+    }
+    #expect(syntax?.sqlState == "42601")
+  }
+
+  @Test func aTransactionCommitsOrRollsBackWhole() async throws {
+    let database = try await PostgresDatabase(server.url())
+    let name = table()
+    try await database.withConnection { connection throws(PostgresError) in
+      try connection.execute("CREATE TABLE \(name) (n bigint)")
+    }
+    try await database.transaction { connection throws(PostgresError) in
+      try connection.execute("INSERT INTO \(name) VALUES (1)")
+    }
+    await #expect(throws: PostgresError.self) {
+      try await database.transaction(.serializable) { connection throws(PostgresError) in
+        try connection.execute("INSERT INTO \(name) VALUES (2)")
+        try connection.execute("SELECT 1/0")  // division_by_zero
+      }
+    }
+    // Another connection sees the committed row only.
+    let other = try await PostgresDatabase(server.url())
+    let rows = try await other.withConnection { connection throws(PostgresError) in
+      try connection.execute("SELECT n FROM \(name) ORDER BY n").rows
+    }
+    #expect(rows == [[.int64(1)]])
+    let changed = try await other.withConnection { connection throws(PostgresError) in
+      try connection.execute("DELETE FROM \(name)").changed
+    }
+    #expect(changed == 1)
+    try await other.withConnection { connection throws(PostgresError) in
+      try connection.execute("DROP TABLE \(name)")
+    }
+  }
+
+  @Test func aWrongPasswordIsAConnectionErrorWithoutThePassword() async throws {
+    let wrong = "wrong-" + UUID().uuidString
+    let error = await #expect(throws: PostgresError.self) {
+      _ = try await PostgresDatabase(server.url(password: wrong))
+    }
+    #expect(error?.kind == .connection)
+    #expect(error?.description.contains("password authentication failed") == true)
+    #expect(error.map { !"\($0)".contains(wrong) && !"\($0)".contains(server.password) } == true)
+  }
+
+  @Test func aServerThatIsNotThereIsAConnectionError() async throws {
+    let port = try TestServer.closedPort()
+    let error = await #expect(throws: PostgresError.self) {
+      _ = try await PostgresDatabase(
+        "postgresql://nobody:secret-pw@127.0.0.1:\(port)/postgres?connect_timeout=5")
+    }
+    #expect(error?.kind == .connection)
+    #expect(error?.isTransient == true)
+    #expect(error.map { !"\($0)".contains("secret-pw") } == true)
+  }
+
+  @Test func aServerThatStopsLosesTheConnection() async throws {
+    let own = try TestPostgres()
+    let database = try await PostgresDatabase(own.url())
+    #expect(
+      try await database.withConnection { connection throws(PostgresError) in
+        try connection.execute("SELECT 41 + 1").scalar
+      } == .int64(42))
+    await own.stop()
+    // The fast shutdown ends the session; the next statement says so.
+    var lost: PostgresError?
+    for _ in 0..<100 {
+      do {
+        try await database.withConnection { connection throws(PostgresError) in
+          try connection.execute("SELECT 1")
+        }
+        try await Task.sleep(for: .milliseconds(100))
+      } catch let error as PostgresError {
+        lost = error
+        break
+      }
+    }
+    #expect(lost?.isTransient == true)
+    #expect(lost?.kind == .connectionLost || lost?.sqlState?.hasPrefix("57P") == true)
+  }
+}
