@@ -80,7 +80,7 @@ import Testing
     let sandbox = try CLISandbox()
     try await sandbox.set(
       "https://www.example.com:8443/a/b",
-      ["p=1; Secure; Partitioned; SameSite=None; Max-Age=60", "u=2"])
+      ["p=1; Secure; Partitioned; SameSite=None; Max-Age=3600", "u=2"])
     let outcome = try await sandbox.succeed(["cookies", "list", "--json"])
     let document = try JSONSerialization.jsonObject(with: Data(outcome.stdoutBytes))
     let root = try #require(document as? [String: Any])
@@ -216,7 +216,7 @@ import Testing
   @Test func setAcceptsAHeaderLineAndAThirdPartyContext() async throws {
     let sandbox = try CLISandbox()
     try await sandbox.succeed([
-      "cookies", "set", "https://www.example.com/", "Set-Cookie: a=1; Max-Age=60",
+      "cookies", "set", "https://www.example.com/", "Set-Cookie: a=1; Max-Age=3600",
     ])
     let blocked = try await sandbox.run([
       "cookies", "set", "https://tracker.test/p", "t=1; SameSite=None; Secure", "--sub",
