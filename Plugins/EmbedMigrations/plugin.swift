@@ -1,8 +1,10 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the package's `Migrations/NNNN_name.sql` files into the target it is
-/// applied to, as `EmbeddedMigrations.all`, at build time.
+/// Embeds the package's `Migrations/NNNN_name.sql` files (SQLite's) into the
+/// target it is applied to, as `EmbeddedMigrations.all`, and
+/// `Migrations/PostgreSQL/NNNN_name.sql` as `EmbeddedPostgreSQLMigrations.all`,
+/// at build time.
 ///
 /// The SQL becomes string literals in generated Swift code compiled into the
 /// target, so a copied binary carries its migrations (no resource bundle).
@@ -20,24 +22,37 @@ import PackagePlugin
 /// noticed only after a re-plan; `touch Package.swift` forces one.
 @main
 struct EmbedMigrations: BuildToolPlugin {
+  /// Each engine's folder and the enum its migrations become.
+  static let engines = [
+    (folder: "Migrations", enumName: "EmbeddedMigrations"),  // SQLite
+    (folder: "Migrations/PostgreSQL", enumName: "EmbeddedPostgreSQLMigrations"),
+  ]
+
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-    let folder = context.package.directoryURL.appending(
-      path: "Migrations", directoryHint: .isDirectory)
-    let names = try FileManager.default
-      .contentsOfDirectory(atPath: folder.path(percentEncoded: false))
-      .filter { !$0.hasPrefix(".") }
-      .sorted()
-    let files = names.map { folder.appending(path: $0, directoryHint: .notDirectory) }
-    let output = context.pluginWorkDirectoryURL.appending(
-      path: "EmbeddedMigrations.swift", directoryHint: .notDirectory)
-    return [
-      .buildCommand(
-        displayName: "Embedding SQL migrations into \(target.name)",
+    try Self.engines.map { engine in
+      let folder = context.package.directoryURL.appending(
+        path: engine.folder, directoryHint: .isDirectory)
+      let names = try FileManager.default
+        .contentsOfDirectory(atPath: folder.path(percentEncoded: false))
+        .filter { name in
+          var isFolder: ObjCBool = false
+          let path = folder.appending(path: name).path(percentEncoded: false)
+          return !name.hasPrefix(".")
+            && !(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+              && isFolder.boolValue)
+        }
+        .sorted()
+      let files = names.map { folder.appending(path: $0, directoryHint: .notDirectory) }
+      let output = context.pluginWorkDirectoryURL.appending(
+        path: engine.enumName + ".swift", directoryHint: .notDirectory)
+      return .buildCommand(
+        displayName: "Embedding \(engine.folder) into \(target.name)",
         executable: try context.tool(named: "MigrationEmbedder").url,
-        arguments: [output.path(percentEncoded: false), folder.path(percentEncoded: false)]
-          + names,
+        arguments: [
+          output.path(percentEncoded: false), engine.enumName, folder.path(percentEncoded: false),
+        ] + names,
         inputFiles: [folder] + files,
         outputFiles: [output])
-    ]
+    }
   }
 }

@@ -20,6 +20,7 @@ import Testing
 
   @Test(arguments: [
     PostgresValue.int64(0), .int64(-1), .int64(.max), .int64(.min), .bool(true), .bool(false),
+    .double(1_767_225_600.123_456_7), .double(-0.5), .double(.infinity),
     .text(""), .text("héllo, wörld"), .bytes([]), .bytes([0, 1, 255, 0x5C, 0x27]), .null,
   ])
   func valuesRoundTripInBinary(_ value: PostgresValue) async throws {
@@ -28,6 +29,7 @@ import Testing
       switch value {
       case .int64: "bigint"
       case .bool: "boolean"
+      case .double: "double precision"
       case .text: "text"
       case .bytes, .null: "bytea"
       }

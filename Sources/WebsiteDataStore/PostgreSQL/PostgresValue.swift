@@ -6,6 +6,9 @@ package enum PostgresValue: Sendable, Hashable {
   /// `bigint` (`int8`); `integer` and `smallint` columns read as this too.
   case int64(Int64)
   case bool(Bool)
+  /// `double precision` (`float8`): the store's times, which a `Date`
+  /// round-trips exactly.
+  case double(Double)
   /// `text` (UTF-8).
   case text(String)
   /// `bytea`, and the raw bytes of any other type.
@@ -18,6 +21,7 @@ package enum PostgresValue: Sendable, Hashable {
     static let int8: UInt32 = 20
     static let int2: UInt32 = 21
     static let int4: UInt32 = 23
+    static let float8: UInt32 = 701
     static let text: UInt32 = 25
     static let varchar: UInt32 = 1043
   }
@@ -29,6 +33,8 @@ package enum PostgresValue: Sendable, Hashable {
     case .null: (0, nil)
     case .int64(let value): (TypeOID.int8, withUnsafeBytes(of: value.bigEndian) { Array($0) })
     case .bool(let value): (TypeOID.bool, [value ? 1 : 0])
+    case .double(let value):
+      (TypeOID.float8, withUnsafeBytes(of: value.bitPattern.bigEndian) { Array($0) })
     case .text(let value): (TypeOID.text, Array(value.utf8))
     case .bytes(let value): (TypeOID.bytea, value)
     }
@@ -47,6 +53,10 @@ package enum PostgresValue: Sendable, Hashable {
     case TypeOID.int4: self = integer(Int32.self).map(Self.int64) ?? .bytes(Array(bytes))
     case TypeOID.int2: self = integer(Int16.self).map(Self.int64) ?? .bytes(Array(bytes))
     case TypeOID.bool where bytes.count == 1: self = .bool(bytes[0] != 0)
+    case TypeOID.float8 where bytes.count == 8:
+      var pattern = UInt64.zero
+      withUnsafeMutableBytes(of: &pattern) { $0.copyMemory(from: bytes) }
+      self = .double(Double(bitPattern: UInt64(bigEndian: pattern)))
     case TypeOID.text, TypeOID.varchar: self = .text(String(decoding: bytes, as: UTF8.self))
     default: self = .bytes(Array(bytes))
     }

@@ -104,7 +104,17 @@ package struct Migrator: Sendable {
   /// How many known migrations the ledger records, after checking that it
   /// records exactly the first ones.
   private func appliedPrefixCount(_ connection: SQLiteConnection) throws -> Int {
-    let ledger = try appliedMigrations(connection)
+    try prefixCount(of: try appliedMigrations(connection))
+  }
+
+  /// How many known migrations `ledger` (a store's applied versions and
+  /// names, oldest first) records, after checking that it records exactly
+  /// the first ones: the rule every engine's ledger follows.
+  ///
+  /// - Throws: ``WebsiteDataStoreError/Code/newerSchema`` for a version
+  ///   newer than the newest known, ``WebsiteDataStoreError/Code/corrupt``
+  ///   for a ledger that disagrees with the known migrations.
+  package func prefixCount(of ledger: [(version: Int, name: String)]) throws -> Int {
     if let newest = ledger.last, newest.version > latestVersion {
       throw WebsiteDataStoreError(
         .newerSchema,
