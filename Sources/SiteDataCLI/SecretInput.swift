@@ -40,16 +40,20 @@ enum SecretInput {
     var saved = termios()
     var echoOff = false
     if isTerminal {
-      Console.error(prompt)
+      // Echo off before the prompt shows (as getpass(3)): an answer typed
+      // as soon as the prompt appears is neither echoed nor discarded by
+      // the change (TCSAFLUSH drops only what came before the prompt).
       if !echo && tcgetattr(STDIN_FILENO, &saved) == 0 {
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
         echoOff = tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0
       }
+      Console.error(prompt)
     }
     defer {
       if echoOff {
-        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        // TCSADRAIN: what is typed ahead for the next prompt is kept.
+        _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &saved)
         Console.error("\n")
       }
     }
