@@ -141,3 +141,48 @@ import Testing
     #expect(lost?.kind == .connectionLost || lost?.sqlState?.hasPrefix("57P") == true)
   }
 }
+
+/// `LISTEN`/`NOTIFY` between two real sessions: delivered after commit
+/// only, with the payload and the sender's process, never after a
+/// rollback, and a wait that times out empty.
+@Suite(.timeLimit(.minutes(2))) struct PostgresNotificationTests {
+  let server: TestPostgres
+
+  init() throws {
+    server = try TestPostgres.shared()
+  }
+
+  @Test func aNotificationArrivesOnceItsTransactionCommits() async throws {
+    let listener = try PostgresConnection(server.url())
+    let sender = try await PostgresDatabase(server.url())
+    let channel = "changes_" + String(UInt32.random(in: 0...UInt32.max))
+    try listener.listen(on: channel)
+    #expect(try listener.notifications(waitingUpTo: .milliseconds(50)).isEmpty)
+    // A rolled-back notification never arrives.
+    await #expect(throws: PostgresError.self) {
+      try await sender.transaction { connection throws(PostgresError) in
+        try connection.notify(channel, payload: "rolled back")
+        try connection.execute("SELECT 1/0")
+      }
+    }
+    let senderProcess = try await sender.transaction { connection throws(PostgresError) in
+      try connection.notify(channel, payload: "cookies 7")
+      return connection.backendProcess
+    }
+    var received: [PostgresNotification] = []
+    for _ in 0..<20 where received.isEmpty {
+      received = try listener.notifications(waitingUpTo: .milliseconds(500))
+    }
+    #expect(
+      received == [
+        PostgresNotification(channel: channel, payload: "cookies 7", senderProcess: senderProcess)
+      ])
+    #expect(senderProcess != listener.backendProcess)
+  }
+
+  @Test(arguments: ["", "Changes", "1x", "a-b", "a;NOTIFY x", String(repeating: "a", count: 64)])
+  func aChannelMustBeAPlainIdentifier(_ channel: String) throws {
+    let connection = try PostgresConnection(server.url())
+    #expect(throws: PostgresError.self) { try connection.listen(on: channel) }
+  }
+}

@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import Glibc
 
 /// One connection to a PostgreSQL server through libpq (`PQconnectdb`,
 /// `PQexecParams`), synchronous: it blocks its caller, so it belongs to one
@@ -83,6 +84,83 @@ package final class PostgresConnection {
       throw PostgresError(.connectionLost, message: "the connection is closed")
     }
     _ = try rows(of: PQexec(connection, sql), on: connection)
+  }
+
+  // MARK: - LISTEN / NOTIFY
+
+  /// This session's backend process id (`PQbackendPID`), which
+  /// ``PostgresNotification/senderProcess`` names.
+  package var backendProcess: Int32 { connection.map { PQbackendPID($0) } ?? 0 }
+
+  /// Starts listening on `channel` (lower-case letters, digits and `_`:
+  /// an identifier that needs no quoting).
+  package func listen(on channel: String) throws(PostgresError) {
+    try execute("LISTEN " + (try Self.checked(channel)))
+  }
+
+  /// Sends `payload` on `channel` (`pg_notify`), delivered when the
+  /// current transaction commits.
+  package func notify(_ channel: String, payload: String = "") throws(PostgresError) {
+    try execute("SELECT pg_notify($1, $2)", [.text(try Self.checked(channel)), .text(payload)])
+  }
+
+  /// The notifications that came, waiting up to `timeout` for the first
+  /// (`poll(2)` on `PQsocket`, then `PQconsumeInput` and `PQnotifies`); an
+  /// empty list when none came in time.
+  ///
+  /// - Throws: `.connectionLost` when the connection went.
+  package func notifications(waitingUpTo timeout: Duration) throws(PostgresError)
+    -> [PostgresNotification]
+  {
+    guard let connection else {
+      throw PostgresError(.connectionLost, message: "the connection is closed")
+    }
+    var received = try drain(connection)
+    guard received.isEmpty else { return received }
+    let socket = PQsocket(connection)
+    guard socket >= 0 else {
+      throw PostgresError(.connectionLost, message: "the connection has no socket")
+    }
+    var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+    let milliseconds = Int32(
+      clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds
+        / 1_000_000_000_000_000)
+    let ready = poll(&descriptor, 1, milliseconds)
+    if ready > 0 { received = try drain(connection) }
+    return received
+  }
+
+  /// Reads what the server sent (`PQconsumeInput`) and takes every pending
+  /// notification.
+  private func drain(_ connection: OpaquePointer) throws(PostgresError) -> [PostgresNotification] {
+    guard PQconsumeInput(connection) == 1 else {
+      throw PostgresError(.connectionLost, message: Self.message(PQerrorMessage(connection)))
+    }
+    var received: [PostgresNotification] = []
+    while let notice = PQnotifies(connection) {
+      received.append(
+        PostgresNotification(
+          channel: String(cString: notice.pointee.relname),
+          payload: notice.pointee.extra.map { String(cString: $0) } ?? "",
+          senderProcess: notice.pointee.be_pid))
+      PQfreemem(notice)
+    }
+    return received
+  }
+
+  /// `channel`, when it is a plain lower-case identifier.
+  private static func checked(_ channel: String) throws(PostgresError) -> String {
+    guard let first = channel.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z"),
+      channel.utf8.count <= 63,
+      channel.utf8.allSatisfy({
+        ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+          || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_")
+      })
+    else {
+      throw PostgresError(
+        .statement, message: "a channel name is [a-z][a-z0-9_]*, at most 63 bytes")
+    }
+    return channel
   }
 
   /// The rows of `result` (cleared here), or its error.
