@@ -14,8 +14,8 @@ extension ReplayRunner {
   ///    (`WebLoaderSession.performHop`);
   /// 2. each redirect between consecutive URLs of the chain and the line's
   ///    URL (`recordRedirect`, a top-frame one for `nav`);
-  /// 3. for a `nav` with a chain, the stateful bounces (`NavigationRunner.
-  ///    recordBounces`): a site in the middle of the chain — not the
+  /// 3. for a `nav` with a chain, the stateful bounces (`ResourceLoadStatisticsStore.
+  ///    recordBounces`, as for a `WebPage`): a site in the middle of the chain — not the
   ///    initiator's (`from=`), not the final URL's, and not the first URL of a
   ///    navigation without `from=` (where the user meant to go) — counts when
   ///    the store holds an unexpired cookie of that site. The loader asks
@@ -37,16 +37,8 @@ extension ReplayRunner {
     }
     guard context.kind == .navigation, !context.redirectChain.isEmpty else { return }
     let facts = store.httpCookieStore.domainFacts
-    let final = Site(context.url, facts: facts).host
-    let initiator = context.initiator.map { Site($0, facts: facts).host }
-    var reported: Set<String> = []
-    for url in context.redirectChain.dropFirst(initiator == nil ? 1 : 0) {
-      let site = Site(url, facts: facts).host
-      guard site != final, site != initiator, !reported.contains(site) else { continue }
-      if await holdsCookies(ofSite: site) {
-        reported.insert(site)
-        statistics.recordBounce(through: url)
-      }
+    await statistics.recordBounces(in: urls, initiator: context.initiator) { index in
+      await holdsCookies(ofSite: Site(urls[index], facts: facts).host)
     }
   }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import WebsiteDataStore
 
 /// A ``LoadConfiguration`` checked and turned into what libcurl takes, once
 /// per session: milliseconds, the `CURLOPT_RESOLVE` list, the CA folder.
@@ -51,9 +50,7 @@ final class TransferOptions: Sendable {
         throw LoadError(.invalidRequest, "malformed resolve override for port \(entry.port)")
       }
     }
-    if let server = configuration.nameServer,
-      NetworkAddress(server.address)?.isIPv4 != true || !(1...65535).contains(server.port)
-    {
+    if let server = configuration.nameServer, !server.isValid {
       throw LoadError(.invalidRequest, "the name server is not an IPv4 address and port")
     }
     overriddenHosts = Set(configuration.resolveOverrides.map(\.host))

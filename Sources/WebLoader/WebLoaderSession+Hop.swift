@@ -95,12 +95,20 @@ extension WebLoaderSession {
         redirectURL: location.flatMap { redirectTarget($0, from: sent.url) },
         storageAccessStatus: storageAccessStatus)
     }
-    var decided = false
-    if case .head(let head) = event, let onResponse {
+    // The response's cookies, with what name resolution says of the host.
+    nonisolated(nonsending) func storeResponseCookies(of head: HTTPResponseHead) async -> (
+      results: [SetCookieResult], error: (any Error)?
+    ) {
       cookieContext.hostResolution = await hostResolution(
         of: head, at: sent.url, for: context, sites: sites)
-      stored = storeCookiesInMemory(of: head, for: cookieContext, sites: sites)
-      if stored == nil { stored = await storeCookies(of: head, for: cookieContext) }
+      if let inMemory = storeCookiesInMemory(of: head, for: cookieContext, sites: sites) {
+        return inMemory
+      }
+      return await storeCookies(of: head, for: cookieContext)
+    }
+    var decided = false
+    if case .head(let head) = event, let onResponse {
+      stored = await storeResponseCookies(of: head)
       let allowed = await onResponse(hop(head))
       guard allowed, !Task.isCancelled else {
         handoff.transfer.cancel()
@@ -121,12 +129,7 @@ extension WebLoaderSession {
     case .success(let ended): result = ended
     case .failure(let error): throw error
     }
-    if stored == nil {
-      cookieContext.hostResolution = await hostResolution(
-        of: result.head, at: sent.url, for: context, sites: sites)
-      stored = storeCookiesInMemory(of: result.head, for: cookieContext, sites: sites)
-      if stored == nil { stored = await storeCookies(of: result.head, for: cookieContext) }
-    }
+    if stored == nil { stored = await storeResponseCookies(of: result.head) }
     // …and which sites redirect to which.
     if RedirectPolicy.isRedirectStatus(result.head.status),
       let target = result.head.firstValue(named: "location").flatMap({

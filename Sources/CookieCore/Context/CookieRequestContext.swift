@@ -30,7 +30,7 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// The top-level document's URL; for a navigation, the request URL itself.
   /// Under an opaque top-level origin (``opaqueTopLevel``) no rule reads it.
   public var topLevelURL: URLRecord {
-    get { details?.topLevelURL ?? url }
+    get { details?.values.topLevelURL ?? url }
     set {
       let separate = newValue == url ? nil : newValue
       change { $0.topLevelURL = separate }
@@ -41,38 +41,38 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// origin's, same-site with no request, and partitioned cookies are keyed
   /// to its nonce. `nil` when the top-level document has an http(s) URL.
   public var opaqueTopLevel: OpaqueOrigin? {
-    get { details?.opaqueTopLevel }
+    get { details?.values.opaqueTopLevel }
     set { change { $0.opaqueTopLevel = newValue } }
   }
   /// The origin that started the request; `nil` for a browser-initiated
   /// navigation (typed URL, bookmark), which counts as same-site.
   public var initiator: URLRecord? {
-    get { details?.initiator }
+    get { details?.values.initiator }
     set { change { $0.initiator = newValue } }
   }
   /// The HTTP method, upper-case.
   public var method: String {
-    get { details?.method ?? "GET" }
+    get { details?.values.method ?? "GET" }
     set { change { $0.method = newValue } }
   }
   /// Earlier URLs of this request's redirect chain, oldest first, not
   /// including `url`.
   public var redirectChain: [URLRecord] {
-    get { details?.redirectChain ?? [] }
+    get { details?.values.redirectChain ?? [] }
     set { change { $0.redirectChain = newValue } }
   }
   /// For a script context, the URL of the page whose navigation loaded the
   /// document (HTML's `document.referrer`, unstripped): tracking
   /// prevention's cap after link decoration looks at it.
   public var documentReferrer: URLRecord? {
-    get { details?.documentReferrer }
+    get { details?.values.documentReferrer }
     set { change { $0.documentReferrer = newValue } }
   }
   /// What name resolution and the connection said about the request's host
   /// and the top-level host, when the loader knows (tracking prevention's
   /// cloaking caps).
   public var hostResolution: HostResolution? {
-    get { details?.hostResolution }
+    get { details?.values.hostResolution }
     set { change { $0.hostResolution = newValue } }
   }
   /// Whether the requesting document opted in to storage access (the
@@ -82,62 +82,42 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// decides, so that a storage access grant of the pair is used whenever
   /// one exists (API and CLI requests).
   public var storageAccessActivated: Bool? {
-    get { details?.storageAccessActivated }
+    get { details?.values.storageAccessActivated }
     set { change { $0.storageAccessActivated = newValue } }
   }
 
   /// The less common parts of a context, immutable and shared by copies.
   @usableFromInline final class Details: Sendable {
-    let topLevelURL: URLRecord?
-    let opaqueTopLevel: OpaqueOrigin?
-    let initiator: URLRecord?
-    let method: String
-    let redirectChain: [URLRecord]
-    let documentReferrer: URLRecord?
-    let hostResolution: HostResolution?
-    let storageAccessActivated: Bool?
+    let values: DetailValues
 
     /// `nil` when every part has its common value.
-    static func make(
-      topLevelURL: URLRecord?, opaqueTopLevel: OpaqueOrigin? = nil, initiator: URLRecord?,
-      method: String, redirectChain: [URLRecord], documentReferrer: URLRecord? = nil,
-      hostResolution: HostResolution? = nil, storageAccessActivated: Bool? = nil
-    ) -> Details? {
-      if topLevelURL == nil && opaqueTopLevel == nil && initiator == nil && method == "GET"
-        && redirectChain.isEmpty && documentReferrer == nil && hostResolution == nil
-        && storageAccessActivated == nil
-      {
-        return nil
-      }
-      return Details(
-        topLevelURL: topLevelURL, opaqueTopLevel: opaqueTopLevel, initiator: initiator,
-        method: method, redirectChain: redirectChain, documentReferrer: documentReferrer,
-        hostResolution: hostResolution, storageAccessActivated: storageAccessActivated)
+    static func make(_ values: DetailValues) -> Details? {
+      values == DetailValues() ? nil : Details(values)
     }
 
-    private init(
-      topLevelURL: URLRecord?, opaqueTopLevel: OpaqueOrigin?, initiator: URLRecord?,
-      method: String, redirectChain: [URLRecord], documentReferrer: URLRecord?,
-      hostResolution: HostResolution?, storageAccessActivated: Bool?
-    ) {
-      self.topLevelURL = topLevelURL
-      self.opaqueTopLevel = opaqueTopLevel
-      self.initiator = initiator
-      self.method = method
-      self.redirectChain = redirectChain
-      self.documentReferrer = documentReferrer
-      self.hostResolution = hostResolution
-      self.storageAccessActivated = storageAccessActivated
+    /// ``make(_:)`` from the parts every context has.
+    static func make(
+      topLevelURL: URLRecord?, initiator: URLRecord?, method: String, redirectChain: [URLRecord]
+    ) -> Details? {
+      make(
+        DetailValues(
+          topLevelURL: topLevelURL, initiator: initiator, method: method,
+          redirectChain: redirectChain))
+    }
+
+    private init(_ values: DetailValues) {
+      self.values = values
     }
   }
 
-  /// The parts of ``Details`` as values, for changing one of them.
-  private struct DetailValues {
+  /// The parts of ``Details``, as one value; each has its common value by
+  /// default.
+  struct DetailValues: Sendable, Hashable {
     var topLevelURL: URLRecord?
     var opaqueTopLevel: OpaqueOrigin?
     var initiator: URLRecord?
-    var method: String
-    var redirectChain: [URLRecord]
+    var method = "GET"
+    var redirectChain: [URLRecord] = []
     var documentReferrer: URLRecord?
     var hostResolution: HostResolution?
     var storageAccessActivated: Bool?
@@ -145,18 +125,17 @@ public struct CookieRequestContext: Sendable, Hashable {
 
   /// Changes parts of ``details`` (a new, shared value).
   private mutating func change(_ body: (inout DetailValues) -> Void) {
-    var values = DetailValues(
-      topLevelURL: details?.topLevelURL, opaqueTopLevel: details?.opaqueTopLevel,
-      initiator: details?.initiator, method: details?.method ?? "GET",
-      redirectChain: details?.redirectChain ?? [], documentReferrer: details?.documentReferrer,
-      hostResolution: details?.hostResolution,
-      storageAccessActivated: details?.storageAccessActivated)
+    var values = details?.values ?? DetailValues()
     body(&values)
-    details = Details.make(
-      topLevelURL: values.topLevelURL, opaqueTopLevel: values.opaqueTopLevel,
-      initiator: values.initiator, method: values.method, redirectChain: values.redirectChain,
-      documentReferrer: values.documentReferrer, hostResolution: values.hostResolution,
-      storageAccessActivated: values.storageAccessActivated)
+    details = Details.make(values)
+  }
+
+  /// The details but the top-level URL, which equality compares as
+  /// ``topLevelURL`` (a separate one equal to `url` is no difference).
+  private var detailsButTopLevel: DetailValues {
+    var values = details?.values ?? DetailValues()
+    values.topLevelURL = nil
+    return values
   }
 
   /// Equal when every property is.
@@ -164,12 +143,8 @@ public struct CookieRequestContext: Sendable, Hashable {
     lhs.url == rhs.url && lhs.kind == rhs.kind && lhs.source == rhs.source
       && lhs.hasCrossSiteAncestorFrame == rhs.hasCrossSiteAncestorFrame
       && (lhs.details === rhs.details
-        || (lhs.topLevelURL == rhs.topLevelURL && lhs.opaqueTopLevel == rhs.opaqueTopLevel
-          && lhs.initiator == rhs.initiator
-          && lhs.method == rhs.method && lhs.redirectChain == rhs.redirectChain
-          && lhs.documentReferrer == rhs.documentReferrer
-          && lhs.hostResolution == rhs.hostResolution
-          && lhs.storageAccessActivated == rhs.storageAccessActivated))
+        || (lhs.topLevelURL == rhs.topLevelURL
+          && lhs.detailsButTopLevel == rhs.detailsButTopLevel))
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -178,13 +153,7 @@ public struct CookieRequestContext: Sendable, Hashable {
     hasher.combine(source)
     hasher.combine(hasCrossSiteAncestorFrame)
     hasher.combine(topLevelURL)
-    hasher.combine(opaqueTopLevel)
-    hasher.combine(initiator)
-    hasher.combine(method)
-    hasher.combine(redirectChain)
-    hasher.combine(documentReferrer)
-    hasher.combine(hostResolution)
-    hasher.combine(storageAccessActivated)
+    hasher.combine(detailsButTopLevel)
   }
 
   /// A browser-initiated GET navigation to `url` (no initiator, no

@@ -22,15 +22,19 @@ public struct NameServer: Sendable, Hashable, CustomStringConvertible {
   /// 65535); `nil` for anything else.
   public init?(_ text: String) {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count <= 2, let address = parts.first,
-      NetworkAddress(String(address))?.isIPv4 == true
-    else { return nil }
+    guard parts.count <= 2, let address = parts.first else { return nil }
     var port = 53
     if parts.count == 2 {
-      guard let given = Int(parts[1]), (1...65535).contains(given) else { return nil }
+      guard let given = Int(parts[1]) else { return nil }
       port = given
     }
     self.init(address: String(address), port: port)
+    guard isValid else { return nil }
+  }
+
+  /// Whether the address is IPv4 and the port from 1 to 65535.
+  public var isValid: Bool {
+    NetworkAddress(address)?.isIPv4 == true && (1...65535).contains(port)
   }
 
   /// `ADDRESS:PORT`.

@@ -165,26 +165,15 @@ final class NavigationRunner {
   }
 
   /// Tells tracking prevention of the stateful bounces of the finished
-  /// chain (PrivacyCG Navigational-Tracking Mitigations): each site visited
-  /// in the middle of it — not the page that started the navigation, not
-  /// the final one, and not the first hop of a navigation the user started
-  /// (where they meant to go) — whose hops sent or stored cookies.
+  /// chain (``WebsiteDataStore/ResourceLoadStatisticsStore/recordBounces(in:initiator:isStateful:)``):
+  /// a hop is stateful when it sent or stored cookies.
   private func recordBounces() async {
     guard chain.count > 1, let store = try? await WebPage.store(for: configuration) else { return }
-    let facts = store.httpCookieStore.domainFacts
-    let site = { (url: URLRecord) in Site(url, facts: facts) }
-    let final = site(chain[chain.count - 1].url)
-    let initiator = chainInitiator.flatMap { try? store.url($0) }.map(site)
-    let middle = chain.dropLast().dropFirst(chainInitiator == nil ? 1 : 0)
-    var reported: Set<Site> = []
-    for hop in middle {
-      let hopSite = site(hop.url)
-      guard hopSite != final, hopSite != initiator, !reported.contains(hopSite) else { continue }
-      let stateful = !hop.cookiesSent.isEmpty || hop.setCookieResults.contains(where: \.isAccepted)
-      if stateful {
-        reported.insert(hopSite)
-        store.resourceLoadStatistics.recordBounce(through: hop.url)
-      }
+    let hops = chain
+    await store.resourceLoadStatistics.recordBounces(
+      in: hops.map(\.url), initiator: chainInitiator.flatMap { try? store.url($0) }
+    ) { index in
+      !hops[index].cookiesSent.isEmpty || hops[index].setCookieResults.contains(where: \.isAccepted)
     }
   }
 

@@ -165,6 +165,31 @@ public actor ResourceLoadStatisticsStore {
     record { $0.recordBounce(through: domain, now: now) }
   }
 
+  /// Records the stateful bounces of a finished navigation's chain (the
+  /// URLs of its hops, server redirects and client redirects, in order;
+  /// PrivacyCG Navigational-Tracking Mitigations): each site visited in
+  /// its middle — not the initiator's, not the final one, and not the first
+  /// hop of a navigation the user started (`initiator` nil: where they
+  /// meant to go) — whose hop `isStateful` (given the hop's index) says
+  /// read or wrote state, once per site. The one place of this rule, for
+  /// `WebPage` navigations and replay scripts alike.
+  package nonisolated(nonsending) func recordBounces(
+    in chain: [URLRecord], initiator: URLRecord?, isStateful: (Int) async -> Bool
+  ) async {
+    guard chain.count > 1 else { return }
+    let final = registrableDomain(of: chain[chain.count - 1])
+    let from = initiator.map(registrableDomain(of:))
+    var reported: Set<String> = []
+    for index in (initiator == nil ? 1 : 0)..<(chain.count - 1) {
+      let site = registrableDomain(of: chain[index])
+      guard site != final, site != from, !reported.contains(site) else { continue }
+      if await isStateful(index) {
+        reported.insert(site)
+        recordBounce(through: chain[index])
+      }
+    }
+  }
+
   /// The bounce trackers a data removal at `now` would remove.
   package func bounceRemovalCandidates() -> [ResourceLoadStatistics] {
     let now = clock.now()
