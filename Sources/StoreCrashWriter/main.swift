@@ -11,7 +11,10 @@ import WebsiteData
 //
 // Cookie i is set by https://site<i / 100>.test/, so that no site holds more
 // than 100 of them; the whole-jar limit is raised so nothing is evicted.
-// It stops on its own after 30 seconds, in case nobody kills it.
+// It stops on its own after 10 minutes, in case nobody kills it: long past
+// any wait of the test's (under AddressSanitizer on a loaded machine, a
+// 300 ms pause once lasted over 30 s, the old limit, and the writer ended
+// before the kill); the suite's time limit ends a hung test sooner.
 
 let usage = "Usage: StoreCrashWriter STORE KEY_FILE FIRST\n"
 
@@ -53,7 +56,7 @@ configuration.limits.totalPurgeTarget = 9_000_000
 do {
   let store = try await WebsiteDataStore.persistent(
     at: arguments[0], key: .keyFile(arguments[1]), configuration: configuration)
-  let deadline = ContinuousClock.now + .seconds(30)
+  let deadline = ContinuousClock.now + .seconds(600)
   var next = first
   while ContinuousClock.now < deadline {
     let round = 1 + next % 4
