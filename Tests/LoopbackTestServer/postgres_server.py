@@ -87,7 +87,10 @@ def main():
             server = subprocess.Popen(
                 [os.path.join(bin_folder, "postgres"), "-D", data, "-p", str(port),
                  "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + folder,
-                 "-c", "fsync=on", "-c", "log_min_messages=fatal"],
+                 "-c", "fsync=on", "-c", "log_min_messages=fatal",
+                 # The shared suites open hundreds of stores at once, each
+                 # with a connection and a listener.
+                 "-c", "max_connections=600"],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 preexec_fn=preexec, env=env)
             deadline = time.monotonic() + 30

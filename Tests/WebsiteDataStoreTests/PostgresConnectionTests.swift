@@ -18,6 +18,33 @@ import Testing
   /// A table of this test's own.
   func table() -> String { "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "") }
 
+  /// Arrays (`array_send`'s format) reach the server whole, NULLs and
+  /// empty arrays included: what `unnest` gives back is what was sent.
+  @Test(arguments: [
+    PostgresValue.array([.int64(1), .null, .int64(-7)], element: .int64),
+    .array([], element: .int64),
+    .array([.double(0.25), .null], element: .double),
+    .array([.text("a"), .text("ü"), .null], element: .text),
+    .array([.bytes([0, 255]), .bytes([]), .null], element: .bytes),
+  ])
+  func arraysReachTheServerWhole(_ value: PostgresValue) async throws {
+    let database = try await PostgresDatabase(server.url())
+    guard case .array(let elements, let element) = value else { return }
+    let type =
+      switch element {
+      case .int64: "int8"
+      case .double: "float8"
+      case .text: "text"
+      case .bytes: "bytea"
+      }
+    let rows = try await database.withConnection { connection in
+      try connection.execute(
+        "SELECT x FROM unnest($1::\(type)[]) WITH ORDINALITY AS u(x, n) ORDER BY n", [value])
+    }
+    #expect(rows.rows.map { $0[0] } == elements)
+    await database.close()
+  }
+
   @Test(arguments: [
     PostgresValue.int64(0), .int64(-1), .int64(.max), .int64(.min), .bool(true), .bool(false),
     .double(1_767_225_600.123_456_7), .double(-0.5), .double(.infinity),
@@ -31,10 +58,10 @@ import Testing
       case .bool: "boolean"
       case .double: "double precision"
       case .text: "text"
-      case .bytes, .null: "bytea"
+      case .bytes, .null, .array: "bytea"
       }
     let name = table()
-    let read = try await database.withConnection { connection throws(PostgresError) in
+    let read = try await database.withConnection { connection in
       try connection.execute("CREATE TEMPORARY TABLE \(name) (v \(type))")
       try connection.execute("INSERT INTO \(name) (v) VALUES ($1)", [value])
       return try connection.execute("SELECT v FROM \(name)").scalar
@@ -47,7 +74,7 @@ import Testing
     let name = table()
     let secret = "value-that-must-not-leak"
     let error = await #expect(throws: PostgresError.self) {
-      try await database.withConnection { connection throws(PostgresError) in
+      try await database.withConnection { connection in
         try connection.execute("CREATE TEMPORARY TABLE \(name) (k text PRIMARY KEY)")
         try connection.execute("INSERT INTO \(name) VALUES ($1)", [.text(secret)])
         try connection.execute("INSERT INTO \(name) VALUES ($1)", [.text(secret)])
@@ -58,7 +85,7 @@ import Testing
     #expect(error?.isTransient == false)
     #expect(error.map { !"\($0)".contains(secret) } == true)
     let syntax = await #expect(throws: PostgresError.self) {
-      try await database.withConnection { connection throws(PostgresError) in
+      try await database.withConnection { connection in
         try connection.execute("SELEKT 1")
       }
     }
@@ -68,29 +95,29 @@ import Testing
   @Test func aTransactionCommitsOrRollsBackWhole() async throws {
     let database = try await PostgresDatabase(server.url())
     let name = table()
-    try await database.withConnection { connection throws(PostgresError) in
+    try await database.withConnection { connection in
       try connection.execute("CREATE TABLE \(name) (n bigint)")
     }
-    try await database.transaction { connection throws(PostgresError) in
+    try await database.transaction { connection in
       try connection.execute("INSERT INTO \(name) VALUES (1)")
     }
     await #expect(throws: PostgresError.self) {
-      try await database.transaction(.serializable) { connection throws(PostgresError) in
+      try await database.transaction(.serializable) { connection in
         try connection.execute("INSERT INTO \(name) VALUES (2)")
         try connection.execute("SELECT 1/0")  // division_by_zero
       }
     }
     // Another connection sees the committed row only.
     let other = try await PostgresDatabase(server.url())
-    let rows = try await other.withConnection { connection throws(PostgresError) in
+    let rows = try await other.withConnection { connection in
       try connection.execute("SELECT n FROM \(name) ORDER BY n").rows
     }
     #expect(rows == [[.int64(1)]])
-    let changed = try await other.withConnection { connection throws(PostgresError) in
+    let changed = try await other.withConnection { connection in
       try connection.execute("DELETE FROM \(name)").changed
     }
     #expect(changed == 1)
-    try await other.withConnection { connection throws(PostgresError) in
+    try await other.withConnection { connection in
       try connection.execute("DROP TABLE \(name)")
     }
   }
@@ -120,7 +147,7 @@ import Testing
     let own = try TestPostgres()
     let database = try await PostgresDatabase(own.url())
     #expect(
-      try await database.withConnection { connection throws(PostgresError) in
+      try await database.withConnection { connection in
         try connection.execute("SELECT 41 + 1").scalar
       } == .int64(42))
     await own.stop()
@@ -128,7 +155,7 @@ import Testing
     var lost: PostgresError?
     for _ in 0..<100 {
       do {
-        try await database.withConnection { connection throws(PostgresError) in
+        try await database.withConnection { connection in
           try connection.execute("SELECT 1")
         }
         try await Task.sleep(for: .milliseconds(100))
@@ -160,12 +187,12 @@ import Testing
     #expect(try listener.notifications(waitingUpTo: .milliseconds(50)).isEmpty)
     // A rolled-back notification never arrives.
     await #expect(throws: PostgresError.self) {
-      try await sender.transaction { connection throws(PostgresError) in
+      try await sender.transaction { connection in
         try connection.notify(channel, payload: "rolled back")
         try connection.execute("SELECT 1/0")
       }
     }
-    let senderProcess = try await sender.transaction { connection throws(PostgresError) in
+    let senderProcess = try await sender.transaction { connection in
       try connection.notify(channel, payload: "cookies 7")
       return connection.backendProcess
     }

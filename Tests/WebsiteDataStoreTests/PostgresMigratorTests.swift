@@ -19,7 +19,7 @@ import Testing
   func freshDatabase() async throws -> (name: String, database: PostgresDatabase) {
     let name = "m_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     let admin = try await PostgresDatabase(server.url())
-    try await admin.withConnection { connection throws(PostgresError) in
+    try await admin.withConnection { connection in
       try connection.execute("CREATE DATABASE \(name)")
     }
     return (name, try await PostgresDatabase(server.url(database: name)))
@@ -27,7 +27,7 @@ import Testing
 
   /// The tables of the database's public schema.
   func tables(_ database: PostgresDatabase) async throws -> Set<String> {
-    try await database.withConnection { connection throws(PostgresError) in
+    try await database.withConnection { connection in
       Set(
         try connection.execute(
           "SELECT tablename::text FROM pg_tables WHERE schemaname = 'public'"
@@ -46,7 +46,7 @@ import Testing
         "cookie_removals", "hsts_removals",
       ])
     #expect(try await migrator.migrate(database, now: Date()).isEmpty)
-    let sequences = try await database.withConnection { connection throws(PostgresError) in
+    let sequences = try await database.withConnection { connection in
       try connection.execute("SELECT kind, seq FROM change_sequence ORDER BY kind").rows
     }
     #expect(sequences == [[.text("cookies"), .int64(0)], [.text("hsts"), .int64(0)]])
@@ -54,7 +54,7 @@ import Testing
 
   @Test func aNewerLedgerIsRefusedAndNothingIsWritten() async throws {
     let (_, database) = try await freshDatabase()
-    try await database.withConnection { connection throws(PostgresError) in
+    try await database.withConnection { connection in
       try connection.execute(PostgresMigrator.ledgerSchema)
       try connection.execute(
         "INSERT INTO schema_migrations VALUES (1, 'store', 0), (2, 'from_the_future', 0)")
@@ -68,7 +68,7 @@ import Testing
 
   @Test func aLedgerThatDisagreesIsDamaged() async throws {
     let (_, database) = try await freshDatabase()
-    try await database.withConnection { connection throws(PostgresError) in
+    try await database.withConnection { connection in
       try connection.execute(PostgresMigrator.ledgerSchema)
       try connection.execute("INSERT INTO schema_migrations VALUES (1, 'not_ours', 0)")
     }
@@ -104,7 +104,7 @@ import Testing
     }
     // The first committed with its ledger row; nothing of the second.
     #expect(try await tables(database) == ["schema_migrations", "a"])
-    let ledger = try await database.withConnection { connection throws(PostgresError) in
+    let ledger = try await database.withConnection { connection in
       try PostgresMigrator.ledger(connection)
     }
     #expect(ledger.map(\.name) == ["good"])

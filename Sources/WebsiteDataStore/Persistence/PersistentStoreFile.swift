@@ -132,7 +132,7 @@ enum PersistentStoreFile {
   /// while `<key file>.new` does — what a key-file rotation cut between its
   /// commit and its rename leaves — the rotation finished: `.new` renamed
   /// over the key file (`rename(2)`, atomic).
-  private static func unlockFinishingRotation(_ record: StoreKeyRecord, key: KeySource) throws
+  static func unlockFinishingRotation(_ record: StoreKeyRecord, key: KeySource) throws
     -> SecretBytes
   {
     do {

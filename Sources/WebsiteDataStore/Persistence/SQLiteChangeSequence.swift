@@ -3,19 +3,9 @@
 /// records of that kind, and the floor below which the kind's removals are
 /// no longer all kept.
 enum SQLiteChangeSequence {
-  /// A kind of record with a counter of its own.
-  enum Kind: String, Sendable {
-    case cookies
-    case hsts
-  }
+  typealias Kind = ChangeSequenceKind
 
-  /// Where the sequence of `kind` stands, read in the caller's transaction.
-  struct Position: Sendable {
-    /// The number of the last committed transaction.
-    var latest: ChangeCursor
-    /// Removals of transactions up to this one may have been dropped.
-    var removalFloor: ChangeCursor
-  }
+  typealias Position = ChangeSequencePosition
 
   /// Runs `body` in an immediate transaction that takes the next number of
   /// `kind` (passed to `body`, which writes it into its rows), and records
@@ -74,35 +64,11 @@ enum SQLiteChangeSequence {
   /// (one statement outside any transaction: the common answer, nothing
   /// new, costs no more than the `PRAGMA data_version` it replaced).
   /// `nil` when the store must read: then the caller reads again inside its
-  /// read transaction. Otherwise the answer: nothing since the cursor, or
-  /// only this backend's own commits (an empty delta past them).
+  /// read transaction (``ChangeSequencePosition/answerWithoutReading(from:own:)``).
   static func glance<Record, Removal>(
     _ kind: Kind, on database: SQLiteDatabase, from cursor: ChangeCursor?, own: OwnCommits
   ) async throws -> RecordSync<Record, Removal>? {
     let position = try await database.withConnection { try Self.position(kind, on: $0) }
-    guard let cursor, case .nothing = need(from: cursor, at: position, own: own) else {
-      return nil
-    }
-    return position.latest == cursor ? .upToDate : .delta(RecordDelta(cursor: position.latest))
-  }
-
-  /// What a store must read to catch up.
-  enum Need {
-    /// Nothing: every transaction after its cursor is its own.
-    case nothing
-    /// The rows and removals after the cursor.
-    case after(ChangeCursor)
-    /// Everything: it has no cursor, or one below the removal floor.
-    case everything
-  }
-
-  /// What a store holding `cursor` must read, given `position` and its own
-  /// commits. The own commits up to `cursor` are forgotten: the store has
-  /// passed them.
-  static func need(from cursor: ChangeCursor?, at position: Position, own: OwnCommits) -> Need {
-    if let cursor { own.forget(through: cursor) }
-    guard let cursor, cursor <= position.latest else { return .everything }
-    if own.coverAll(after: cursor, through: position.latest) { return .nothing }
-    return cursor < position.removalFloor ? .everything : .after(cursor)
+    return position.answerWithoutReading(from: cursor, own: own)
   }
 }

@@ -137,13 +137,13 @@ final class SQLiteCookieBackend: RecordPersistence {
     {
       return answer
     }
-    let read = try await database.read { connection -> ChangedRows? in
+    let read = try await database.read { connection -> ChangedCookieRows? in
       let position = try SQLiteChangeSequence.position(.cookies, on: connection)
-      switch SQLiteChangeSequence.need(from: cursor, at: position, own: own) {
+      switch position.need(from: cursor, own: own) {
       case .everything: return nil
-      case .nothing: return ChangedRows(cursor: position.latest)
+      case .nothing: return ChangedCookieRows(cursor: position.latest)
       case .after(let cursor):
-        return ChangedRows(
+        return ChangedCookieRows(
           rows: try CookieRowSnapshot.readChanged(connection, after: cursor, excluding: own),
           removals: try CookieRemovalRows.read(connection, after: cursor, excluding: own),
           cursor: position.latest)
@@ -155,37 +155,6 @@ final class SQLiteCookieBackend: RecordPersistence {
       return read.cursor == cursor ? .upToDate : .delta(RecordDelta(cursor: read.cursor))
     }
     return .delta(codec.withLock { read.opened(with: $0) })
-  }
-
-  /// The rows and removal records others committed after a cursor, as
-  /// stored (sealed).
-  struct ChangedRows: Sendable {
-    var rows = CookieRowSnapshot()
-    var removals: [CookieRemovalRow] = []
-    var cursor: ChangeCursor
-
-    /// The delta they make, opened with `codec`; rows and removals that do
-    /// not open are counted as damaged.
-    func opened(with codec: SealedRowCodec) -> RecordDelta<Cookie, CookieRemoval> {
-      var delta = RecordDelta<Cookie, CookieRemoval>(cursor: cursor)
-      rows.sealed.withUnsafeBytes { sealed in
-        for row in rows.rows {
-          if let cookie = try? codec.cookie(row, sealed: sealed, seal: .allColumns) {
-            delta.records.append(cookie)
-          } else {
-            delta.damagedCount += 1
-          }
-        }
-      }
-      for removal in removals {
-        if let opened = try? codec.removal(removal) {
-          delta.removals.append(opened)
-        } else {
-          delta.damagedCount += 1
-        }
-      }
-      return delta
-    }
   }
 
   // MARK: - Writing

@@ -40,18 +40,7 @@ final class SQLiteHSTSBackend: RecordPersistence {
     return try await database.read { connection in
       let position = try SQLiteChangeSequence.position(.hsts, on: connection)
       let rows = try Self.readRows(connection)
-      var entries: [HSTSEntry] = []
-      var damaged = 0
-      codec.withLock { codec in
-        for row in rows {
-          if let entry = try? codec.hstsEntry(row) {
-            entries.append(entry)
-          } else {
-            damaged += 1
-          }
-        }
-      }
-      return RecordLoad(records: entries, damagedCount: damaged, cursor: position.latest)
+      return codec.withLock { $0.hstsLoad(rows, cursor: position.latest) }
     }
   }
 

@@ -5,12 +5,11 @@
 /// holds the file can neither read a setting nor write one the store takes.
 /// A value that does not open (edited, moved from another name, or sealed
 /// under another key) reads as no setting.
+///
+/// The sealing is every engine's (``StoreSettingSeal``); this is SQLite's
+/// reading and writing.
 enum SQLiteStoreSettings {
-  private static let label = Array("websitedata setting v1\0".utf8)
-
-  private static func metaKey(_ name: String) -> String { "setting:" + name }
-
-  private static func associatedData(_ name: String) -> [UInt8] { label + Array(name.utf8) }
+  private static func metaKey(_ name: String) -> String { StoreSettingSeal.metaKey(name) }
 
   /// The value of setting `name`; `nil` when there is none, or when it does
   /// not open under `codec`.
@@ -21,7 +20,7 @@ enum SQLiteStoreSettings {
     defer { statement.reset() }
     try statement.bind([.text(metaKey(name))])
     guard try statement.step(), let sealed = statement.blob(at: 0) else { return nil }
-    return try? codec.cipher.open(sealed, associatedData: associatedData(name))
+    return StoreSettingSeal.open(sealed, named: name, codec: codec)
   }
 
   /// Sets (or, for `nil`, removes) setting `name`.
@@ -32,7 +31,7 @@ enum SQLiteStoreSettings {
       try connection.run("DELETE FROM store_meta WHERE key = ?", [.text(metaKey(name))])
       return
     }
-    let sealed = try codec.cipher.seal(value, associatedData: associatedData(name))
+    let sealed = try StoreSettingSeal.seal(value, named: name, codec: codec)
     try connection.run(
       "INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)",
       [.text(metaKey(name)), .blob(sealed)])

@@ -34,7 +34,7 @@ package struct PostgresMigrator: Sendable {
   @discardableResult
   package func migrate(_ database: PostgresDatabase, now: Date) async throws -> [Int] {
     // Read-only check first: a newer or damaged ledger is refused untouched.
-    let ledger = try await database.withConnection { connection throws(PostgresError) in
+    let ledger = try await database.withConnection { connection in
       try Self.ledger(connection)
     }
     let appliedCount = try migrator.prefixCount(of: ledger)
@@ -42,7 +42,7 @@ package struct PostgresMigrator: Sendable {
     var applied: [Int] = []
     for (index, migration) in migrator.migrations.enumerated() where index >= appliedCount {
       let outcome: Result<Bool, any Error> = try await database.transaction {
-        connection throws(PostgresError) in
+        connection in
         try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int64(Self.lockKey)])
         // Another client may have migrated since the check above.
         let ledger = try Self.ledger(connection)

@@ -13,6 +13,25 @@ package enum PostgresValue: Sendable, Hashable {
   case text(String)
   /// `bytea`, and the raw bytes of any other type.
   case bytes([UInt8])
+  /// A one-dimensional array of `element`s, all of one non-array kind
+  /// (`int64`, `double`, `text` or `bytes`; `null` for a missing one): a
+  /// parameter only, for statements over many rows at once (`unnest`).
+  indirect case array([PostgresValue], element: Element)
+
+  /// The element type of an ``array(_:element:)``.
+  package enum Element: Sendable, Hashable {
+    case int64, double, text, bytes
+
+    /// The element's type OID and the array's (`pg_type.dat`).
+    var oids: (element: UInt32, array: UInt32) {
+      switch self {
+      case .int64: (TypeOID.int8, 1016)
+      case .double: (TypeOID.float8, 1022)
+      case .text: (TypeOID.text, 1009)
+      case .bytes: (TypeOID.bytea, 1001)
+      }
+    }
+  }
 
   /// The type OIDs (PostgreSQL's `pg_type.dat`).
   enum TypeOID {
@@ -37,7 +56,34 @@ package enum PostgresValue: Sendable, Hashable {
       (TypeOID.float8, withUnsafeBytes(of: value.bitPattern.bigEndian) { Array($0) })
     case .text(let value): (TypeOID.text, Array(value.utf8))
     case .bytes(let value): (TypeOID.bytea, value)
+    case .array(let values, let element): (element.oids.array, Self.arrayBytes(values, element))
     }
+  }
+
+  /// `array_send`'s format: dimensions (1, or 0 when empty), a has-nulls
+  /// flag, the element OID, the length and lower bound (1), then each
+  /// element as a length (-1 for NULL) and its binary bytes; big-endian.
+  private static func arrayBytes(_ values: [PostgresValue], _ element: Element) -> [UInt8] {
+    var bytes: [UInt8] = []
+    func append<T: FixedWidthInteger>(_ number: T) {
+      withUnsafeBytes(of: number.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+    append(Int32(values.isEmpty ? 0 : 1))
+    append(Int32(values.contains(.null) ? 1 : 0))
+    append(element.oids.element)
+    if !values.isEmpty {
+      append(Int32(values.count))
+      append(Int32(1))
+    }
+    for value in values {
+      if let field = value.encoded.bytes {
+        append(Int32(field.count))
+        bytes += field
+      } else {
+        append(Int32(-1))
+      }
+    }
+    return bytes
   }
 
   /// A binary field of type `type`.
@@ -71,6 +117,12 @@ package enum PostgresValue: Sendable, Hashable {
   /// The bytes of a `bytea` (or unknown) value.
   package var bytes: [UInt8]? {
     if case .bytes(let value) = self { return value }
+    return nil
+  }
+
+  /// The number, if it is a `double precision`.
+  package var double: Double? {
+    if case .double(let value) = self { return value }
     return nil
   }
 

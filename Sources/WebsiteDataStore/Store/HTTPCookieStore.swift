@@ -147,11 +147,14 @@ public actor HTTPCookieStore {
   public func processResponse(setCookieLines lines: [[UInt8]], for context: CookieRequestContext)
     async throws -> [SetCookieResult]
   {
-    await shell.catchUp()
-    let (results, changes) = store(
-      lines, for: context, sites: ContextSites(context, facts: domainFacts))
-    try await commit(changes)
-    return results
+    let sites = ContextSites(context, facts: domainFacts)
+    let now = clock.now()
+    return try await shell.perform(
+      { jar in
+        Self.store(count: lines.count, for: context, sites: sites, now: now, in: &jar) { body in
+          for line in lines { line.withUnsafeBufferPointer(body) }
+        }
+      }, write: Self.write(erasing: false))
   }
 
   /// ``processResponse(setCookieLines:for:)`` done at once on the caller's
@@ -179,15 +182,6 @@ public actor HTTPCookieStore {
     try await processResponse(setCookieLines: headers.map { Array($0.utf8) }, for: context)
   }
 
-  /// Stores the cookies of `lines` in one locked section.
-  private nonisolated func store(
-    _ lines: [[UInt8]], for context: CookieRequestContext, sites: ContextSites
-  ) -> (result: [SetCookieResult], changes: [CookieChange]) {
-    store(count: lines.count, for: context, sites: sites) { body in
-      for line in lines { line.withUnsafeBufferPointer(body) }
-    }
-  }
-
   /// Stores the cookies of the `count` lines `forEachLine` lends, in one
   /// locked section. The changes are collected when someone needs them: a
   /// persistent store's commit, or the change stream's subscribers.
@@ -197,33 +191,42 @@ public actor HTTPCookieStore {
   ) -> (result: [SetCookieResult], changes: [CookieChange]) {
     let now = clock.now()
     return shell.change { jar in
-      let wantsChanges = shell.changesAreWanted
-      var results: [SetCookieResult] = []
-      results.reserveCapacity(count)
-      var changes: [CookieChange] = []
-      forEachLine { line in
-        let result = jar.setCookie(line, context: context, sites: sites, now: now)
-        if wantsChanges {
-          if changes.isEmpty { changes = result.changes } else { changes += result.changes }
-        }
-        results.append(result)
-      }
-      return (results, changes)
+      Self.store(
+        count: count, for: context, sites: sites, now: now, wantsChanges: shell.changesAreWanted,
+        in: &jar, forEachLine: forEachLine)
     }
+  }
+
+  /// Stores the cookies of the `count` lines `forEachLine` lends in `jar`;
+  /// the changes are collected when `wantsChanges`.
+  private static func store(
+    count: Int, for context: CookieRequestContext, sites: ContextSites, now: Date,
+    wantsChanges: Bool = true, in jar: inout CookieJar,
+    forEachLine: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void
+  ) -> ([SetCookieResult], [CookieChange]) {
+    var results: [SetCookieResult] = []
+    results.reserveCapacity(count)
+    var changes: [CookieChange] = []
+    forEachLine { line in
+      let result = jar.setCookie(line, context: context, sites: sites, now: now)
+      if wantsChanges {
+        if changes.isEmpty { changes = result.changes } else { changes += result.changes }
+      }
+      results.append(result)
+    }
+    return (results, changes)
   }
 
   /// Stores a cookie through the API (like `WKHTTPCookieStore.setCookie`).
   /// The rules every cookie must meet are checked; the result says why not.
   @discardableResult
   public func setCookie(_ cookie: Cookie) async throws -> SetCookieResult {
-    await shell.catchUp()
     let now = clock.now()
-    let (result, changes) = shell.change { jar in
-      let result = jar.setCookie(cookie, now: now)
-      return (result, result.changes)
-    }
-    try await commit(changes)
-    return result
+    return try await shell.perform(
+      { jar in
+        let result = jar.setCookie(cookie, now: now)
+        return (result, result.changes)
+      }, write: Self.write(erasing: false))
   }
 
   /// Stores many cookies through the API in one batch (imports, loading a
@@ -231,43 +234,41 @@ public actor HTTPCookieStore {
   /// commits them all in one transaction. One result per cookie, in order.
   @discardableResult
   public func importCookies(_ cookies: [Cookie]) async throws -> [SetCookieResult] {
-    await shell.catchUp()
     let now = clock.now()
-    let (results, changes) = shell.change { jar in
-      var results: [SetCookieResult] = []
-      var changes: [CookieChange] = []
-      results.reserveCapacity(cookies.count)
-      changes.reserveCapacity(cookies.count)
-      for cookie in cookies {
-        let result = jar.setCookie(cookie, now: now)
-        changes.append(contentsOf: result.changes)
-        results.append(result)
-      }
-      return (results, changes)
-    }
-    try await commit(changes)
-    return results
+    return try await shell.perform(
+      { jar in
+        var results: [SetCookieResult] = []
+        var changes: [CookieChange] = []
+        results.reserveCapacity(cookies.count)
+        changes.reserveCapacity(cookies.count)
+        for cookie in cookies {
+          let result = jar.setCookie(cookie, now: now)
+          changes.append(contentsOf: result.changes)
+          results.append(result)
+        }
+        return (results, changes)
+      }, write: Self.write(erasing: false))
   }
 
   /// Deletes one cookie (matched by identity); returns whether it existed.
   @discardableResult
   public func deleteCookie(_ cookie: Cookie) async throws -> Bool {
-    await shell.catchUp()
-    let (_, changes) = shell.change { jar in
-      ((), jar.delete(cookie.identity).map { [$0] } ?? [])
-    }
-    guard !changes.isEmpty else { return false }
-    try await commit(changes, erasing: true)
-    return true
+    let identity = cookie.identity
+    return try await shell.perform(
+      { jar in
+        let changes = jar.delete(identity).map { [$0] } ?? []
+        return (!changes.isEmpty, changes)
+      }, write: Self.write(erasing: true))
   }
 
   /// Deletes every cookie `filter` matches; returns the deleted cookies.
   @discardableResult
   public func deleteCookies(matching filter: CookieFilter) async throws -> [Cookie] {
-    await shell.catchUp()
-    let (_, changes) = shell.change { jar in ((), jar.delete(matching: filter)) }
-    try await commit(changes, erasing: true)
-    return changes.map(\.cookie)
+    try await shell.perform(
+      { jar in
+        let changes = jar.delete(matching: filter)
+        return (changes.map(\.cookie), changes)
+      }, write: Self.write(erasing: true))
   }
 
   /// Deletes every cookie of the given sites (registrable domains); returns
@@ -283,10 +284,11 @@ public actor HTTPCookieStore {
   package func deleteCookies(ofSites sites: Set<String>, cause: CookieChange.Cause) async throws
     -> [Cookie]
   {
-    await shell.catchUp()
-    let (_, changes) = shell.change { jar in ((), jar.delete(ofSites: sites, cause: cause)) }
-    try await commit(changes, erasing: true)
-    return changes.map(\.cookie)
+    try await shell.perform(
+      { jar in
+        let changes = jar.delete(ofSites: sites, cause: cause)
+        return (changes.map(\.cookie), changes)
+      }, write: Self.write(erasing: true))
   }
 
   /// Deletes every cookie written at or after `date`; returns how many.
@@ -302,10 +304,9 @@ public actor HTTPCookieStore {
 
   /// Removes expired cookies now (they are also dropped lazily).
   public func removeExpiredCookies() async throws {
-    await shell.catchUp()
     let now = clock.now()
-    let (_, changes) = shell.change { jar in ((), jar.removeExpired(now: now)) }
-    try await commit(changes, erasing: true)
+    try await shell.perform(
+      { jar in ((), jar.removeExpired(now: now)) }, write: Self.write(erasing: true))
   }
 
   // MARK: - Observing
@@ -332,14 +333,14 @@ public actor HTTPCookieStore {
 
   // MARK: - Persistence
 
-  /// Writes `changes` through the backend (in the order made) and returns
-  /// once they committed; then tells observers (``StoreShell/commit(_:publishing:)``).
+  /// The write of an operation's changes (in the order made), for
+  /// ``StoreShell/perform(_:write:)``; `nil` when there are none.
   /// `erasing`: the changes remove data on request, which must not stay in
   /// the files. Cookies in an opaque origin's partition are never written.
-  private func commit(_ changes: [CookieChange], erasing: Bool = false) async throws {
-    guard !changes.isEmpty, !shell.isInMemory else { return }
-    try await shell.commit(
-      CookieWrite(changes: EphemeralPartition.persistable(changes), erasing: erasing),
-      publishing: changes)
+  private static func write(erasing: Bool) -> @Sendable ([CookieChange]) -> CookieWrite? {
+    { changes in
+      changes.isEmpty
+        ? nil : CookieWrite(changes: EphemeralPartition.persistable(changes), erasing: erasing)
+    }
   }
 }

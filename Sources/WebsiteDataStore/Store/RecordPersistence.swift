@@ -33,4 +33,42 @@ package protocol RecordPersistence<Record, Removal, Write>: Sendable {
   /// it trusts, e.g. after a failed write), once this store's own queued
   /// writes have been attempted. This store's own commits are never in it.
   func changes(since cursor: ChangeCursor?) async throws -> RecordSync<Record, Removal>
+
+  /// Whether the store's acknowledged writes are decided inside the write's
+  /// own transaction (``commit(decidingAgainst:_:)``), against what is
+  /// committed, rather than against the store's state after a catch-up:
+  /// a backend shared by machines, whose writers race.
+  var decidesInTransaction: Bool { get }
+  /// Excludes the other writers of the kind, calls `decide` with what they
+  /// committed after `cursor` (read inside the transaction), and commits
+  /// the write it returns in the same transaction (`nil`: nothing to write).
+  /// Returns once committed. Only for a backend that ``decidesInTransaction``.
+  func commit(
+    decidingAgainst cursor: ChangeCursor?,
+    _ decide: @escaping @Sendable (RecordSync<Record, Removal>) -> Write?
+  ) async throws
+  /// Returns when others may have committed (a notification came) or after
+  /// `interval`: how an observed store's watcher waits between catch-ups.
+  func waitForChanges(upTo interval: Duration) async
+}
+
+extension RecordPersistence {
+  /// A file's writers are one machine's: decisions follow the store's
+  /// catch-up, in the write queue's order.
+  package var decidesInTransaction: Bool { false }
+
+  /// For a backend that does not decide in its transactions: `decide` on
+  /// what ``changes(since:)`` says, then the write, queued and waited for.
+  package func commit(
+    decidingAgainst cursor: ChangeCursor?,
+    _ decide: @escaping @Sendable (RecordSync<Record, Removal>) -> Write?
+  ) async throws {
+    guard let write = decide(try await changes(since: cursor)) else { return }
+    try await wait(enqueue(write, acknowledged: true))
+  }
+
+  /// Nothing tells a file's backend of others' commits: it waits `interval`.
+  package func waitForChanges(upTo interval: Duration) async {
+    try? await Task.sleep(for: interval)
+  }
 }

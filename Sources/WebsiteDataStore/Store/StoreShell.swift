@@ -146,7 +146,6 @@ package final class StoreShell<State: StoreState, Write: Sendable>: Sendable {
     let (generation, cursor) = core.withLock { ($0.generation, $0.cursor) }
     guard let sync = try? await persistence.changes(since: cursor) else { return }
     if case .upToDate = sync { return }
-    let persistsMemoryOnly = persistence.persistsMemoryOnlyRecords
     let changes = core.withLock { core -> [State.Change] in
       if case .delta(let delta) = sync, delta.isEmpty {
         // Only this store's own commits came after the cursor: moving past
@@ -156,21 +155,94 @@ package final class StoreShell<State: StoreState, Write: Sendable>: Sendable {
       }
       guard core.generation == generation else { return [] }
       core.generation &+= 1
-      switch sync {
-      case .upToDate:
-        return []
-      case .delta(let delta):
-        core.cursor = delta.cursor
-        core.damagedCount += delta.damagedCount
-        return core.state.apply(removals: delta.removals, records: delta.records)
-      case .reload(let load):
-        core.cursor = load.cursor
-        core.damagedCount = load.damagedCount
-        return core.state.replaceStored(
-          with: load.records, memoryOnlyRecordsArePersisted: persistsMemoryOnly)
-      }
+      return absorb(sync, into: &core)
     }
     broadcaster.publish(changes)
+  }
+
+  /// Applies what the backend said others committed to `core`; returns
+  /// the changes that makes.
+  private func absorb(_ sync: RecordSync<State.Record, State.Removal>, into core: inout Core)
+    -> [State.Change]
+  {
+    switch sync {
+    case .upToDate:
+      return []
+    case .delta(let delta):
+      core.cursor = max(core.cursor ?? delta.cursor, delta.cursor)
+      core.damagedCount += delta.damagedCount
+      return core.state.apply(removals: delta.removals, records: delta.records)
+    case .reload(let load):
+      core.cursor = load.cursor
+      core.damagedCount = load.damagedCount
+      return core.state.replaceStored(
+        with: load.records,
+        memoryOnlyRecordsArePersisted: persistence?.persistsMemoryOnlyRecords ?? false)
+    }
+  }
+
+  // MARK: - Deciding and committing
+
+  /// One operation that may change the state: runs `body` on the state and
+  /// commits the write `makeWrite` makes of its changes (`nil`: nothing to
+  /// write), returning once it committed; then publishes the changes.
+  ///
+  /// Without a backend it runs at once. With a backend whose writes race
+  /// other machines' (``RecordPersistence/decidesInTransaction``), `body`
+  /// runs inside the write's transaction, on the state brought up to what
+  /// is committed: the rules that depend on what is stored (limits,
+  /// eviction, protections) are decided against the committed state. A
+  /// failure the backend calls transient (the connection went) is tried
+  /// once more on the state reloaded. Otherwise the store catches up first
+  /// and `body` runs on its state, its write queued in the state's order.
+  package nonisolated(nonsending) func perform<Result: Sendable>(
+    _ body: @escaping @Sendable (inout State) -> (Result, [State.Change]),
+    write makeWrite: @escaping @Sendable ([State.Change]) -> Write?
+  ) async throws -> Result {
+    guard let persistence, persistence.decidesInTransaction else {
+      await catchUp()
+      let (result, changes) = change(body)
+      if let write = makeWrite(changes) { try await commit(write, publishing: changes) }
+      return result
+    }
+    var attempt = 0
+    while true {
+      attempt += 1
+      let cursor = core.withLock { $0.cursor }
+      let outcome = Outcome<(Result, [State.Change], [State.Change])>()
+      do {
+        try await persistence.commit(decidingAgainst: cursor) { sync in
+          self.core.withLock { core in
+            let elsewhere = self.absorb(sync, into: &core)
+            core.generation &+= 1
+            let (result, changes) = body(&core.state)
+            outcome.set((result, changes, elsewhere))
+            return makeWrite(changes)
+          }
+        }
+      } catch {
+        // What the failed write changed in the state may not be stored.
+        reloadOnNextCatchUp()
+        await catchUp()
+        if attempt == 1, let error = error as? WebsiteDataStoreError, error.code == .unavailable {
+          continue
+        }
+        throw error
+      }
+      guard let (result, changes, elsewhere) = outcome.value else {
+        throw WebsiteDataStoreError(.io, "the store's backend did not decide the write")
+      }
+      broadcaster.publish(elsewhere)
+      broadcaster.publish(changes)
+      return result
+    }
+  }
+
+  /// The result of a decision made on the backend's thread.
+  private final class Outcome<Value: Sendable>: Sendable {
+    private let storage = Mutex<Value?>(nil)
+    func set(_ value: Value) { storage.withLock { $0 = value } }
+    var value: Value? { storage.withLock { $0 } }
   }
 
   /// Stored records that could not be read when the store last loaded or
@@ -199,9 +271,10 @@ package final class StoreShell<State: StoreState, Write: Sendable>: Sendable {
       })
     else { return stream }
     let interval = catchUpInterval
+    let persistence = persistence
     Task { [weak self] in
       while true {
-        try? await Task.sleep(for: interval)
+        await persistence?.waitForChanges(upTo: interval)
         guard let self else { return }
         let stop = self.watching.withLock { running in
           guard !self.broadcaster.hasSubscribers else { return false }

@@ -29,19 +29,39 @@ extension WebsiteDataStore {
       newKeyIdentifier: options.newStoreKeyIdentifier, now: clock.now())
     let backend: SQLiteCookieBackend
     let hsts: SQLiteHSTSBackend
-    let load: RecordLoad<Cookie>
-    let hstsLoad: RecordLoad<HSTSEntry>
-    let file: SQLiteStoreFile
-    let statistics: ResourceLoadStatisticsSaver.Snapshot?
-    var trackingPrevention = TrackingPreventionPolicy.webKit
-    var configuration = configuration
     do {
       backend = SQLiteCookieBackend(
         database: database, keys: try KeyMaterial(dataKey: dataKey), facts: domainFacts,
         keepsSessionCookies: options.keepsSessionCookies)
       hsts = SQLiteHSTSBackend(database: database, codec: backend.codec)
-      file = SQLiteStoreFile(database: database, cookies: backend, hsts: hsts, facts: domainFacts)
-      load = try await backend.load()
+    } catch {
+      await database.close()  // release the file before throwing
+      throw error
+    }
+    return try await assemble(
+      location: path,
+      file: SQLiteStoreFile(database: database, cookies: backend, hsts: hsts, facts: domainFacts),
+      cookies: backend, hsts: hsts, configuration: configuration, options: options, clock: clock,
+      domainFacts: domainFacts)
+  }
+
+  /// The store over an opened backend, whatever its engine: loads the
+  /// records and the saved policies and statistics; closes `file` when that
+  /// fails.
+  static func assemble(
+    location: String, file: any StoreFile,
+    cookies: StoreShell<CookieJar, CookieWrite>.Persistence,
+    hsts: StoreShell<HSTSEntryTable, HSTSWrite>.Persistence,
+    configuration: CookieJarConfiguration, options: PersistentStoreOptions,
+    clock: any StoreClock, domainFacts: any DomainFacts
+  ) async throws -> WebsiteDataStore {
+    let load: RecordLoad<Cookie>
+    let hstsLoad: RecordLoad<HSTSEntry>
+    let statistics: ResourceLoadStatisticsSaver.Snapshot?
+    var trackingPrevention = TrackingPreventionPolicy.webKit
+    var configuration = configuration
+    do {
+      load = try await cookies.load()
       hstsLoad = try await hsts.load()
       if let saved = try await savedThirdPartyPolicy(in: file) {
         configuration.thirdPartyPolicy = saved
@@ -51,18 +71,18 @@ extension WebsiteDataStore {
       }
       statistics = try await ResourceLoadStatisticsSaver.load(from: file)
     } catch {
-      await database.close()  // release the file before throwing
+      await file.close()  // release the backend before throwing
       throw error
     }
     let cookieStore = HTTPCookieStore(
-      configuration: configuration, clock: clock, domainFacts: domainFacts, persistence: backend,
+      configuration: configuration, clock: clock, domainFacts: domainFacts, persistence: cookies,
       initialLoad: load, observedCatchUpInterval: options.observedCatchUpInterval)
     let store = WebsiteDataStore(
       httpCookieStore: cookieStore,
       hstsStore: HSTSStore(
         clock: clock, domainFacts: domainFacts, persistence: hsts, initialLoad: hstsLoad,
         observedCatchUpInterval: options.observedCatchUpInterval),
-      persistentFile: PersistentFile(path: path, file: file),
+      persistentFile: PersistentFile(path: location, file: file),
       trackingPrevention: trackingPrevention,
       statistics: statistics)
     if statistics == nil && trackingPrevention.isEnabled {

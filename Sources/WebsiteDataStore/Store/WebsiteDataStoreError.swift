@@ -29,6 +29,10 @@ public struct WebsiteDataStoreError: Error, Hashable, CustomStringConvertible {
     public static let readOnly = Code("read-only")
     /// Another process holds the store too long.
     public static let busy = Code("busy")
+    /// The store's server cannot be reached now (refused, lost, restarting,
+    /// timed out), after connecting again with backoff: another try later
+    /// may succeed. Nothing of the failed call was acknowledged.
+    public static let unavailable = Code("unavailable")
     /// A named store or file does not exist.
     public static let notFound = Code("not-found")
     /// An argument is not acceptable.

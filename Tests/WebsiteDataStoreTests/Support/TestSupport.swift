@@ -1,5 +1,7 @@
 import CookieCore
 import Foundation
+import LoopbackTestServer
+import Synchronization
 import TestScratch
 import Testing
 import WebsiteDataStore
@@ -30,6 +32,28 @@ enum TestSupport {
     let folder = try temporaryFolder()
     return (folder + "/data/store.db", .keyFile(folder + "/keys/store.key"))
   }
+
+  /// A fresh PostgreSQL store location: a new, empty schema on the tests'
+  /// shared server (``TestPostgres/shared()``), named in the connection
+  /// string's `search_path`, and a key file in a temporary folder.
+  static func postgresLocation() async throws -> (url: String, key: KeySource) {
+    let server = try TestPostgres.shared()
+    let schema = "s" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    let admin = try await PostgresDatabase(server.url())
+    try await admin.withConnection { try $0.execute("CREATE SCHEMA \(schema)") }
+    await admin.close()
+    let url = server.url() + "&options=-csearch_path%3D" + schema
+    let folder = try temporaryFolder()
+    let location = (url: url, key: KeySource.keyFile(folder + "/keys/store.key"))
+    // The store's path is the string without its password: reopening finds it there.
+    let redacted = url.replacingOccurrences(of: ":" + server.password + "@", with: "@")
+    postgresLocations.withLock { $0[redacted] = location }
+    return location
+  }
+
+  /// The PostgreSQL locations made by ``postgresLocation()``, by the store
+  /// path they show.
+  static let postgresLocations = Mutex<[String: (url: String, key: KeySource)]>([:])
 }
 
 /// How to make each kind of store for the shared suites: the same tests run
@@ -37,6 +61,8 @@ enum TestSupport {
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
   case nonPersistent
   case persistent
+  /// A store in a fresh schema of the tests' PostgreSQL server.
+  case postgreSQL
 
   var testDescription: String { rawValue }
 
@@ -54,6 +80,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
       return try await WebsiteDataStore.persistent(
         at: location.path, key: location.key, configuration: configuration,
         options: PersistentStoreOptions(keepsSessionCookies: true), clock: clock)
+    case .postgreSQL:
+      let location = try await TestSupport.postgresLocation()
+      return try await WebsiteDataStore.persistent(
+        postgreSQL: location.url, key: location.key, configuration: configuration,
+        options: PersistentStoreOptions(keepsSessionCookies: true), clock: clock)
     }
   }
 
@@ -62,6 +93,15 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     _ store: WebsiteDataStore, clock: ManualStoreClock,
     configuration: CookieJarConfiguration = .browser
   ) async throws -> WebsiteDataStore {
+    if self == .postgreSQL, let path = store.path,
+      let location = TestSupport.postgresLocations.withLock({ $0[path] })
+    {
+      await store.close()
+      return try await WebsiteDataStore.persistent(
+        postgreSQL: location.url, key: location.key, configuration: configuration,
+        options: PersistentStoreOptions(keepsSessionCookies: true, createIfMissing: false),
+        clock: clock)
+    }
     guard self == .persistent, let path = store.path else { return store }
     await store.flush()
     let keyFile = (path as NSString).deletingLastPathComponent.replacingOccurrences(

@@ -1,0 +1,76 @@
+import Synchronization
+
+/// Hears other clients' commits to a PostgreSQL store: a connection of its
+/// own that `LISTEN`s on ``PostgresChangeSequence/channel`` and wakes the
+/// store's watchers (``ChangeSignal``) for each notification another client
+/// sent. A notification is only a hint: the cursor finds what changed, so
+/// a missed one (the connection went; it is made again with backoff and
+/// every kind signalled, since notifications sent meanwhile are lost) costs
+/// at most the watcher's interval, never a change.
+final class PostgresChangeListener: Sendable {
+  private let stopped: Flag
+  private let loop: Task<Void, Never>
+
+  /// How long one wait for notifications lasts, so that ``stop()`` is heard.
+  static let pollInterval = Duration.milliseconds(250)
+
+  /// Connects with `connectionString` and starts listening, until
+  /// ``stop()`` or until the listener is released.
+  init(
+    connectionString: String, sender: String, signals: [ChangeSequenceKind: ChangeSignal]
+  ) async throws {
+    let database = try await PostgresStoreError.mapping {
+      try await PostgresDatabase(connectionString)
+    }
+    try await PostgresStoreError.mapping {
+      try await database.setUpEverySession("LISTEN " + PostgresChangeSequence.channel)
+    }
+    let stopped = Flag()
+    self.stopped = stopped
+    loop = Task {
+      await Self.run(database, sender: sender, signals: signals, stopped: stopped)
+    }
+  }
+
+  /// Waits for notifications until `stopped`, then closes the connection.
+  private static func run(
+    _ database: PostgresDatabase, sender: String, signals: [ChangeSequenceKind: ChangeSignal],
+    stopped: Flag
+  ) async {
+    while !stopped.isSet {
+      do {
+        let received = try await database.withConnection {
+          try $0.notifications(waitingUpTo: pollInterval)
+        }
+        for notification in received {
+          let words = notification.payload.split(separator: " ")
+          guard words.count == 2, words[1] != sender,
+            let kind = ChangeSequenceKind(rawValue: String(words[0]))
+          else { continue }
+          signals[kind]?.signal()
+        }
+      } catch {
+        // The next call connects again; what was sent meanwhile is lost.
+        for signal in signals.values { signal.signal() }
+        if stopped.isSet { break }
+        try? await Task.sleep(for: pollInterval)
+      }
+    }
+    await database.close()
+  }
+
+  /// Stops listening and closes the connection; returns once closed.
+  func stop() async {
+    stopped.set()
+    await loop.value
+  }
+
+  deinit { stopped.set() }
+}
+
+/// A flag set once, read from any thread.
+private final class Flag: Sendable {
+  private let value = Atomic(false)
+  var isSet: Bool { value.load(ordering: .acquiring) }
+  func set() { value.store(true, ordering: .releasing) }
+}
