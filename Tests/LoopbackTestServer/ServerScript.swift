@@ -25,6 +25,13 @@ public final class ServerScript: Sendable {
     firstLine = String(decoding: try output.readLine() ?? [], as: UTF8.self)
   }
 
+  /// Writes `line` to the script's stdin and returns the next line it
+  /// prints (blocking the calling thread until it does).
+  public func request(_ line: String) throws -> String {
+    try input.write(Array((line + "\n").utf8))
+    return String(decoding: try output.readLine() ?? [], as: UTF8.self)
+  }
+
   /// Stops the script: closes its stdin, on which it exits. Does not wait
   /// (the harness reaps it when it has exited).
   public func stop() { input.closeWriteEnd() }

@@ -10,6 +10,8 @@ public final class TestPostgres: Sendable {
   /// The superuser's name and password (scram-sha-256).
   public let user: String
   public let password: String
+  /// The cluster's data folder (what the server writes to disk).
+  public let dataFolder: String
   private let process: ServerScript
 
   /// The shared server, started on first use.
@@ -23,12 +25,31 @@ public final class TestPostgres: Sendable {
       .appendingPathComponent("postgres_server.py")
     process = try ServerScript(script.path, arguments: [password])
     let fields = process.firstLine.split(separator: " ")
-    guard fields.count == 4, fields[0] == "PORT", let port = Int(fields[1]) else {
+    guard fields.count == 6, fields[0] == "PORT", let port = Int(fields[1]) else {
       throw TestSetupError(
         description: "PostgreSQL did not start (is postgresql installed?): \(process.firstLine)")
     }
     self.port = port
     user = String(fields[3])
+    dataFolder = String(fields[5])
+  }
+
+  /// Stops the server (fast shutdown: every client is cut off) and starts
+  /// it again on the same port and data; returns once it accepts
+  /// connections again.
+  public func restart() throws {
+    let reply = try process.request("restart")
+    guard reply == "RESTARTED" else {
+      throw TestSetupError(description: "PostgreSQL did not restart: \(reply)")
+    }
+  }
+
+  /// The folder of Debian's PostgreSQL programs (`pg_dump`, `psql`).
+  public static var binaries: String {
+    let folders =
+      (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
+      .sorted() ?? []
+    return "/usr/lib/postgresql/\(folders.last ?? "15")/bin"
   }
 
   /// A `postgresql://` URI for `database` (`postgres`, which every cluster

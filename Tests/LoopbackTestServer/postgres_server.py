@@ -9,9 +9,13 @@ when started as root (PostgreSQL refuses to run as root). initdb makes a
 cluster in a fresh temporary folder whose superuser `websitedata` has
 PASSWORD (scram-sha-256 over TCP, nothing over the Unix socket but the
 folder's own); the server listens on 127.0.0.1 on a free port, with its
-Unix socket in the folder. Prints one line `PORT <port> USER websitedata`
-once it accepts connections, and serves until its standard input closes;
-then stops the server (fast shutdown) and removes the folder.
+Unix socket in the folder. Prints one line
+`PORT <port> USER websitedata DATA <data folder>` once it accepts
+connections, and serves until its standard input closes; then stops the
+server (fast shutdown) and removes the folder. A line `restart` on its
+standard input stops the server (fast shutdown: clients are cut off) and
+starts it again on the same port and data; `RESTARTED` is printed once it
+accepts connections again.
 """
 
 import glob
@@ -82,8 +86,9 @@ def main():
             check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec,
             env=env)
         os.remove(password_file)
-        for _ in range(5):
-            port = free_port()
+        def start(port):
+            """Starts postgres on `port`; returns it once it accepts
+            connections, or None."""
             server = subprocess.Popen(
                 [os.path.join(bin_folder, "postgres"), "-D", data, "-p", str(port),
                  "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + folder,
@@ -94,26 +99,34 @@ def main():
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 preexec_fn=preexec, env=env)
             deadline = time.monotonic() + 30
-            ready = False
             while time.monotonic() < deadline and server.poll() is None:
                 probe = subprocess.run(
                     [os.path.join(bin_folder, "pg_isready"), "-h", "127.0.0.1", "-p", str(port)],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 if probe.returncode == 0:
-                    ready = True
-                    break
+                    return server
                 time.sleep(0.1)
-            if ready:
-                break
             if server.poll() is None:
                 server.kill()
             server.wait()
-            server = None
+            return None
+
+        for _ in range(5):
+            port = free_port()
+            server = start(port)
+            if server is not None:
+                break
         if server is None:
             print("FAILED postgres did not start", flush=True)
             return 1
-        print("PORT %d USER %s" % (port, USER), flush=True)
-        sys.stdin.buffer.read()
+        print("PORT %d USER %s DATA %s" % (port, USER, data), flush=True)
+        for line in sys.stdin.buffer:
+            if line.strip() != b"restart":
+                continue
+            server.send_signal(signal.SIGINT)
+            server.wait()
+            server = start(port)
+            print("RESTARTED" if server is not None else "FAILED restart", flush=True)
     except subprocess.CalledProcessError as error:
         print("FAILED initdb: %s" % error.stderr.decode(errors="replace").strip().replace("\n", " "),
               flush=True)

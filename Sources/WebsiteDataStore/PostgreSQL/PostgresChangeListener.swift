@@ -6,7 +6,7 @@ import Synchronization
 /// sent. A notification is only a hint: the cursor finds what changed, so
 /// a missed one (the connection went; it is made again with backoff and
 /// every kind signalled, since notifications sent meanwhile are lost) costs
-/// at most the watcher's interval, never a change.
+/// nothing: once listening again, every store is told to catch up.
 final class PostgresChangeListener: Sendable {
   private let stopped: Flag
   private let loop: Task<Void, Never>
@@ -37,10 +37,17 @@ final class PostgresChangeListener: Sendable {
     _ database: PostgresDatabase, sender: String, signals: [ChangeSequenceKind: ChangeSignal],
     stopped: Flag
   ) async {
+    var lost = false
     while !stopped.isSet {
       do {
         let received = try await database.withConnection {
           try $0.notifications(waitingUpTo: pollInterval)
+        }
+        if lost {
+          // Listening again: what others committed meanwhile was not
+          // announced to this session; the stores catch up now.
+          lost = false
+          for signal in signals.values { signal.signal() }
         }
         for notification in received {
           let words = notification.payload.split(separator: " ")
@@ -50,8 +57,8 @@ final class PostgresChangeListener: Sendable {
           signals[kind]?.signal()
         }
       } catch {
-        // The next call connects again; what was sent meanwhile is lost.
-        for signal in signals.values { signal.signal() }
+        // The next call connects again (and listens again).
+        lost = true
         if stopped.isSet { break }
         try? await Task.sleep(for: pollInterval)
       }

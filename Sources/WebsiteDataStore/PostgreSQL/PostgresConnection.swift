@@ -44,6 +44,20 @@ package final class PostgresConnection {
     connection.map { PQstatus($0) == CONNECTION_OK } ?? false
   }
 
+  /// Whether the connection still works as far as can be told without a
+  /// round trip: an idle connection with input waiting (the server's
+  /// goodbye after a shutdown or `pg_terminate_backend`, or the end of the
+  /// stream) reads it (`PQconsumeInput`), which marks a lost connection
+  /// bad. A `poll(2)` with no wait when nothing is waiting.
+  package var isUsable: Bool {
+    guard let connection, PQstatus(connection) == CONNECTION_OK else { return false }
+    var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+    if poll(&descriptor, 1, 0) > 0 {
+      guard PQconsumeInput(connection) == 1 else { return false }
+    }
+    return PQstatus(connection) == CONNECTION_OK
+  }
+
   /// Runs one statement with `$1`, `$2`… bound to `parameters`.
   ///
   /// - Throws: ``PostgresError`` `.statement` with the server's SQLSTATE

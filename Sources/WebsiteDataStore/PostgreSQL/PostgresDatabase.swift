@@ -70,7 +70,7 @@ package actor PostgresDatabase {
 
   /// The connection, made again (with backoff) if it went.
   private func liveConnection() throws(PostgresError) -> PostgresConnection {
-    if let connection, connection.isConnected { return connection }
+    if let connection, connection.isUsable { return connection }
     guard !isClosed else {
       throw PostgresError(.connectionLost, message: "the connection is closed")
     }
