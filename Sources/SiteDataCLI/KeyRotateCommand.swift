@@ -38,7 +38,7 @@ enum KeyRotateCommand: Command {
       of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
     let options = try await StoreOptions(parsed, of: Self.self)
-    guard options.path != nil else {
+    guard options.isPersistent else {
       throw .usage("an ephemeral store has no key", of: Self.self)
     }
     let newKeyFile = parsed.values["new-key-file"]
@@ -46,7 +46,8 @@ enum KeyRotateCommand: Command {
       throw .failure("\(newKeyFile) exists; --new-key-file creates a new key file")
     }
     guard try options.exists() else {
-      throw .failure("there is no store at \(options.path ?? ""): nothing to rotate")
+      throw .failure(
+        "there is no store at \(options.path ?? options.displayName): nothing to rotate")
     }
     let key = try options.key()
     let store = try await options.open(with: key, create: false)

@@ -34,6 +34,11 @@ enum KeySetPassphraseCommand: Command {
       arguments, options: StoreOptions.options() + [.flag("reencrypt")], of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
     let options = try await StoreOptions(parsed, of: Self.self)
+    if options.postgreSQL != nil {
+      throw .usage(
+        "'key set-passphrase' reads a store file; for a PostgreSQL store use 'sitedata key rotate'",
+        of: Self.self)
+    }
     guard let path = options.path else {
       throw .usage("an ephemeral store has no key", of: Self.self)
     }

@@ -34,6 +34,11 @@ enum KeyStatusCommand: Command {
       arguments, options: StoreOptions.options() + [.flag("json")], of: Self.self)
     _ = try parsed.positionals([], of: Self.self)
     let options = try await StoreOptions(parsed, of: Self.self)
+    if options.postgreSQL != nil {
+      throw .usage(
+        "'key status' reads a store file; for a PostgreSQL store use 'sitedata key rotate'",
+        of: Self.self)
+    }
     guard let path = options.path else {
       throw .usage("an ephemeral store has no key", of: Self.self)
     }

@@ -20,7 +20,7 @@ extension StoreOptions {
   /// the default store not yet made is merely empty.
   var isExplicit: Bool {
     switch location {
-    case .file: true
+    case .file, .postgreSQL: true
     case .named(let name): name != WebsiteDataStore.defaultIdentifier
     case .ephemeral: false
     }
@@ -97,11 +97,15 @@ extension StoreOptions {
   private func openQuietly(with key: KeyChoice, create: Bool) async throws(CLIError)
     -> WebsiteDataStore
   {
-    guard let path else { return WebsiteDataStore.nonPersistent() }
     let options = PersistentStoreOptions(
       keepsSessionCookies: true, createIfMissing: create,
       newStoreKeyIdentifier: newStoreKeyIdentifier)
     do {
+      if let postgreSQL {
+        return try await WebsiteDataStore.persistent(
+          postgreSQL: postgreSQL, key: key.source, options: options)
+      }
+      guard let path else { return WebsiteDataStore.nonPersistent() }
       return try await WebsiteDataStore.persistent(at: path, key: key.source, options: options)
     } catch {
       throw await failure(opening: error, key: key)
@@ -125,6 +129,10 @@ extension StoreOptions {
       return .failure(
         "\(key.description) does not open \(displayName) (wrong key or passphrase)."
           + " Nothing was changed.")
+    case .notFound where postgreSQL != nil:
+      return .failure(
+        "\(displayName) holds no store; commands that add cookies ('cookies set',"
+          + " 'cookies import', 'fetch') create it")
     case .notFound:
       if case .keyFile(let keyFile, _) = key, !FileManager.default.fileExists(atPath: keyFile) {
         return .failure(
@@ -137,6 +145,9 @@ extension StoreOptions {
         "\(displayName) is not a sitedata store. Nothing was changed; give --store the path of a"
           + " store (a browser's cookie database is imported with"
           + " 'sitedata cookies import FILE --format chromium|firefox').")
+    case .corrupt where postgreSQL != nil:
+      return .failure(
+        "\(displayName) is damaged (\(storeError.message)). Nothing was changed.")
     case .corrupt:
       return .failure(
         "\(displayName) is damaged or not a store (\(storeError.message)). Nothing was changed;"

@@ -4,7 +4,8 @@ import WebsiteData
 /// The store a command works on, and the key that opens it: the options
 /// every store command shares.
 ///
-/// Store: `--store PATH` (a store file), `--store-id NAME` (a named store
+/// Store: `--store PATH` (a store file), `--store postgresql://…` (a store
+/// on a PostgreSQL server), `--store-id NAME` (a named store
 /// under `$XDG_DATA_HOME/sitedata/NAME/`), `--ephemeral` (a store in memory,
 /// for commands that accept it), or the named store `default`.
 ///
@@ -20,6 +21,9 @@ struct StoreOptions {
     case named(String)
     /// A store file given by path.
     case file(String)
+    /// A store on a PostgreSQL server (`--store postgresql://…`): the
+    /// connection string, never shown (it may hold a password).
+    case postgreSQL(String)
     /// A store in memory that keeps nothing.
     case ephemeral
   }
@@ -36,7 +40,8 @@ struct StoreOptions {
   /// The OPTIONS lines describing the store options, for help texts.
   static func optionsHelp(ephemeral: Bool = false) -> String {
     var lines = """
-        --store <path>          The store file to use.
+        --store <path|url>      The store file to use, or a store on a PostgreSQL
+                                server (postgresql://user@host/db?sslmode=...).
         --store-id <name>       The named store to use (see 'sitedata stores list').
         --key-file <path>       The store's key file.
         --passphrase-stdin      Read the store's passphrase from the first line of
@@ -67,6 +72,12 @@ struct StoreOptions {
 
   /// The store.
   let location: Location
+  /// The connection string of a store on a PostgreSQL server.
+  var postgreSQL: String? {
+    if case .postgreSQL(let url) = location { url } else { nil }
+  }
+  /// Whether the store is persistent (a file or a server's).
+  var isPersistent: Bool { path != nil || postgreSQL != nil }
   /// The store file; `nil` for an ephemeral store.
   let path: String?
   /// The key file used when none is given: one per store, in
@@ -107,7 +118,8 @@ struct StoreOptions {
     }
     if let path = parsed.values["store"] {
       guard !path.isEmpty else { throw .usage("--store needs a path", of: command) }
-      location = .file(path)
+      location =
+        WebsiteDataStore.isPostgreSQLLocation(path) ? .postgreSQL(path) : .file(path)
     } else if let name = parsed.values["store-id"] {
       location = .named(name)
     } else if parsed.flags.contains("ephemeral") {
@@ -137,6 +149,7 @@ struct StoreOptions {
     switch location {
     case .named(let name): "the store '\(name)' (\(path ?? name))"
     case .file(let path): "the store \(path)"
+    case .postgreSQL(let url): "the store \(WebsiteDataStore.redactedLocation(url))"
     case .ephemeral: "the ephemeral store"
     }
   }
@@ -187,6 +200,11 @@ struct StoreOptions {
         return (path, legacy, nil, true)
       }
       return (path, named, nil, false)
+    case .postgreSQL(let url):
+      // Named after the server and database (no password): a fleet's
+      // clients usually share a key file given with --key-file instead.
+      let name = "\(folder)/postgresql-\(fnv1a(WebsiteDataStore.redactedLocation(url))).key"
+      return (nil, name, nil, false)
     case .ephemeral:
       return (nil, "\(folder)/ephemeral.key", nil, false)
     }

@@ -64,4 +64,9 @@ extension WebsiteDataStore {
   public static func isPostgreSQLLocation(_ location: String) -> Bool {
     location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
   }
+
+  /// `connectionString` as it may be shown: without its password.
+  public static func redactedLocation(_ connectionString: String) -> String {
+    PostgresStoreOpening.redacted(connectionString)
+  }
 }
