@@ -2,7 +2,8 @@ import Foundation
 import WebsiteData
 
 // `StoreCrashWriter`: a test helper for PersistentStoreCrashTests, not a
-// product. It opens the persistent store at STORE (key file KEY_FILE) and
+// product. It opens the persistent store at STORE (a file, or a
+// postgresql:// connection string; key file KEY_FILE) and
 // writes the cookies `c<i>=v<i>; Max-Age=86400` for i = FIRST, FIRST+1, …
 // until it is killed, in rounds of 1 to 4 concurrent writes (so that group
 // commit batches several writers into one transaction). After each write
@@ -54,8 +55,12 @@ configuration.limits.total = 10_000_000
 configuration.limits.totalPurgeTarget = 9_000_000
 
 do {
-  let store = try await WebsiteDataStore.persistent(
-    at: arguments[0], key: .keyFile(arguments[1]), configuration: configuration)
+  let store =
+    WebsiteDataStore.isPostgreSQLLocation(arguments[0])
+    ? try await WebsiteDataStore.persistent(
+      postgreSQL: arguments[0], key: .keyFile(arguments[1]), configuration: configuration)
+    : try await WebsiteDataStore.persistent(
+      at: arguments[0], key: .keyFile(arguments[1]), configuration: configuration)
   let deadline = ContinuousClock.now + .seconds(600)
   var next = first
   while ContinuousClock.now < deadline {

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 
 /// A real PostgreSQL server for the tests (`postgres_server.py`: Debian's
 /// `initdb` into a temporary folder and `postgres` on 127.0.0.1, a free
@@ -18,12 +19,29 @@ public final class TestPostgres: Sendable {
   public static func shared() throws -> TestPostgres { try sharedServer.get() }
   private static let sharedServer = Result { try TestPostgres() }
 
-  /// Starts a server of its own (for tests that stop or restart it).
-  public init() throws {
+  /// The test CA's certificate (`ca.pem`) of a server started with TLS.
+  public let certificateAuthority: String?
+
+  /// Starts a server of its own (for tests that stop or restart it); with
+  /// `tls`, it also speaks TLS with a certificate for 127.0.0.1 and
+  /// `localhost` from a throw-away CA (``certificateAuthority``).
+  public init(tls: Bool = false) throws {
     password = "pw-" + UUID().uuidString
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("postgres_server.py")
-    process = try ServerScript(script.path, arguments: [password])
+    var arguments = [password]
+    if tls {
+      let folder = URL(fileURLWithPath: try TemporaryFolder("postgres-tls").path)
+      try TestCertificates.make(in: folder, hosts: ["db.test"])
+      arguments += [
+        folder.appendingPathComponent("server.pem").path,
+        folder.appendingPathComponent("server.key").path,
+      ]
+      certificateAuthority = folder.appendingPathComponent("ca.pem").path
+    } else {
+      certificateAuthority = nil
+    }
+    process = try ServerScript(script.path, arguments: arguments)
     let fields = process.firstLine.split(separator: " ")
     guard fields.count == 6, fields[0] == "PORT", let port = Int(fields[1]) else {
       throw TestSetupError(
@@ -54,9 +72,11 @@ public final class TestPostgres: Sendable {
 
   /// A `postgresql://` URI for `database` (`postgres`, which every cluster
   /// has, by default), with the password.
-  public func url(database: String = "postgres", password: String? = nil) -> String {
+  public func url(
+    database: String = "postgres", password: String? = nil, sslmode: String = "disable"
+  ) -> String {
     "postgresql://\(user):\(password ?? self.password)@127.0.0.1:\(port)/\(database)"
-      + "?sslmode=disable&connect_timeout=10"
+      + "?sslmode=\(sslmode)&connect_timeout=10"
   }
 
   /// Stops the server and removes its folder; returns once both are done.

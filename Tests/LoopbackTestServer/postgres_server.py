@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """A real PostgreSQL server for the tests (stdlib only for this wrapper).
 
-Usage: postgres_server.py PASSWORD
+Usage: postgres_server.py PASSWORD [CERT KEY]
+
+With CERT and KEY (PEM files), the server also speaks TLS (ssl=on) with
+that certificate; clients choose with their sslmode.
 
 Runs Debian's PostgreSQL binaries (`initdb`, `postgres`, found under
 /usr/lib/postgresql/*/bin) as an unprivileged user: itself, or `nobody`
@@ -59,6 +62,7 @@ def demote():
 
 def main():
     password = sys.argv[1]
+    tls = sys.argv[2:4] if len(sys.argv) >= 4 else None
     bin_folder = binaries()
     demotion = demote()
     # Run as nobody, the server must reach its folder: under /tmp, whose
@@ -86,6 +90,17 @@ def main():
             check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec,
             env=env)
         os.remove(password_file)
+        settings = []
+        if tls is not None:
+            # The server reads its key only when its own and private.
+            for source, name in zip(tls, ["server.crt", "server.key"]):
+                target = os.path.join(data, name)
+                shutil.copyfile(source, target)
+                os.chmod(target, 0o600)
+                if demotion is not None:
+                    os.chown(target, entry.pw_uid, entry.pw_gid)
+            settings = ["-c", "ssl=on", "-c", "ssl_cert_file=server.crt",
+                        "-c", "ssl_key_file=server.key"]
         def start(port):
             """Starts postgres on `port`; returns it once it accepts
             connections, or None."""
@@ -95,7 +110,7 @@ def main():
                  "-c", "fsync=on", "-c", "log_min_messages=fatal",
                  # The shared suites open hundreds of stores at once, each
                  # with a connection and a listener.
-                 "-c", "max_connections=600"],
+                 "-c", "max_connections=600"] + settings,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 preexec_fn=preexec, env=env)
             deadline = time.monotonic() + 30

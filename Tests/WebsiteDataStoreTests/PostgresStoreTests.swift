@@ -269,7 +269,64 @@ import Testing
     }
   }
 
+  // MARK: - TLS
+
+  /// `sslmode` is honoured: `verify-full` with the server's CA connects
+  /// over TLS; without the CA, or `require` against a server without TLS,
+  /// the store does not open (nothing sent in the clear).
+  @Test func sslmodeIsHonoured() async throws {
+    let server = try TestPostgres(tls: true)
+    defer { Task { await server.stop() } }
+    let ca = try #require(server.certificateAuthority)
+    let key = KeySource.keyFile(try TestSupport.temporaryFolder() + "/store.key")
+    let verified = server.url(sslmode: "verify-full") + "&sslrootcert=" + ca
+    let store = try await Self.open((verified, key))
+    try await Support.set("tls", "1", in: store)
+    let encrypted = try await Self.query(
+      (verified, key), "SELECT ssl::text FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+    #expect(encrypted == [.text("true")])
+    await store.close()
+    let unverifiable = server.url(sslmode: "verify-full") + "&sslrootcert=/nonexistent/ca.pem"
+    await #expect(throws: WebsiteDataStoreError(.unavailable, "")) {
+      try await Self.open((unverifiable, key), create: false)
+    }
+    let plain = try TestPostgres.shared()
+    await #expect(throws: WebsiteDataStoreError(.unavailable, "")) {
+      try await Self.open((plain.url(sslmode: "require"), key), create: false)
+    }
+  }
+
   // MARK: - Faults
+
+  /// Two client processes writing to one store, killed with SIGKILL in the
+  /// middle of their streams of writes: every write either acknowledged is
+  /// stored, with its value, and the store is sound.
+  @Test func killedClientsLoseNoAcknowledgedWrite() async throws {
+    let location = try await TestSupport.postgresLocation()
+    guard case .keyFile(let keyFile) = location.key else { return }
+    try await Self.open(location).close()
+    let writers = try [0, 1_000_000].map {
+      try StoreCrashWriterProcess(store: location.url, keyFile: keyFile, first: $0)
+    }
+    for writer in writers { try await writer.waitForFirstAcknowledgement() }
+    try await Task.sleep(for: .milliseconds(Int.random(in: 100...400)))
+    var acknowledged: [String] = []
+    for writer in writers {
+      #expect(await writer.kill(), "a writer ended on its own: \((try? writer.stderr()) ?? "")")
+      acknowledged += try writer.acknowledged()
+    }
+    #expect(acknowledged.count >= 2)
+    let store = try await WebsiteDataStore.persistent(
+      postgreSQL: location.url, key: location.key,
+      configuration: PersistentStoreCrashTests.configuration,
+      options: PersistentStoreOptions(createIfMissing: false))
+    var values: [String: String] = [:]
+    for cookie in await store.httpCookieStore.allCookies() { values[cookie.name] = cookie.value }
+    let missing = acknowledged.filter { values[$0] != "v" + $0.dropFirst() }
+    #expect(missing.isEmpty, "lost or altered \(missing.prefix(20))")
+    #expect(await store.httpCookieStore.damagedRecordCount == 0)
+    #expect(try await store.integrityCheck() == [])
+  }
 
   /// The server restarting cuts every client off; the next call connects
   /// again and nothing acknowledged is lost.
