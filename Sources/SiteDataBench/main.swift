@@ -13,6 +13,7 @@ let usage = """
          sitedata-bench w5 BASE_URL N
          sitedata-bench w5par BASE_URL N INFLIGHT
          sitedata-bench import N OUT
+         sitedata-bench fleet STORE N SECONDS
   """
 
 /// Each sub-command: its argument count and its workload.
@@ -25,6 +26,8 @@ let commands: [String: (arguments: Int, run: ([String]) async -> Void)] = [
   "w5": (2, W5Load.run),
   "w5par": (3, W5Load.runParallel),
   "import": (2, ImportScale.run),
+  "fleet": (3, Fleet.run),
+  "fleet-client": (4, Fleet.client),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
