@@ -83,7 +83,7 @@ import WebsiteDataStore
     try await origin.httpCookieStore.processResponse(
       setCookieHeaders: ["a=1; Max-Age=3600", "b=2; Max-Age=3600; Secure; HttpOnly"],
       for: .navigation(to: try origin.url("https://shop.example/")))
-    try #require(
+    _ = try #require(
       try await origin.hstsStore.processHeader(
         "max-age=600", forHost: "shop.example", overSecureTransport: true))
     await origin.close()

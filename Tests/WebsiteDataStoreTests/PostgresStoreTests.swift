@@ -60,7 +60,7 @@ import Testing
     #expect(
       await CrossStoreSyncTests.next(1, of: &writerChanges) == ["inserted own=1 elsewhere"])
     // HSTS entries propagate too.
-    try #require(
+    _ = try #require(
       try await writer.hstsStore.processHeader(
         "max-age=600", forHost: "secure.example", overSecureTransport: true))
     #expect(await reader.hstsStore.upgradesToHTTPS(host: "secure.example"))
@@ -124,7 +124,7 @@ import Testing
       setCookieHeaders: [
         "canaryname=canaryvalue-7f3a; Max-Age=3600; Path=/canary-path"
       ], for: page)
-    try #require(
+    _ = try #require(
       try await store.hstsStore.processHeader(
         "max-age=600", forHost: "hsts-canary-host.example", overSecureTransport: true))
     await store.close()
