@@ -298,6 +298,24 @@ import Testing
 
   // MARK: - Faults
 
+  /// Another process's commits reach this process's observers, as changes
+  /// from elsewhere, without this store being called.
+  @Test func anotherProcessesCommitsReachObservers() async throws {
+    let location = try await TestSupport.postgresLocation()
+    guard case .keyFile(let keyFile) = location.key else { return }
+    let observer = try await Self.open(location)
+    var changes = observer.httpCookieStore.changes().makeAsyncIterator()
+    let writer = try StoreCrashWriterProcess(store: location.url, keyFile: keyFile, first: 0)
+    try await writer.waitForFirstAcknowledgement()
+    let seen = await Support.next(3, of: &changes).map(CrossStoreSyncTests.summary)
+    #expect(await writer.kill())
+    // c1 and c2 are written at once: either may commit first.
+    #expect(
+      Set(seen) == [
+        "inserted c0=v0 elsewhere", "inserted c1=v1 elsewhere", "inserted c2=v2 elsewhere",
+      ])
+  }
+
   /// Two client processes writing to one store, killed with SIGKILL in the
   /// middle of their streams of writes: every write either acknowledged is
   /// stored, with its value, and the store is sound.

@@ -13,7 +13,9 @@ public struct PersistentStoreOptions: Sendable, Hashable {
   /// How often a store someone observes (``HTTPCookieStore/changes()``)
   /// looks for what other processes committed, so that its observers hear
   /// of it between the store's own calls (every call looks first anyway).
-  /// Each look is one small read of the file.
+  /// Each look is one small read of the file (or query of the server). A
+  /// store on a PostgreSQL server also looks as soon as another client's
+  /// commit is announced (`NOTIFY`), so there this is only the fallback.
   public var observedCatchUpInterval: Duration
 
   /// Options; by default session cookies stay in memory, a missing store

@@ -1,7 +1,8 @@
 /// What a persistent store does with its backend as a whole, across every
 /// kind of record, whatever the engine: the key, re-encryption, the
 /// engine's own consistency check, and closing. The SQLite file conforms
-/// (``SQLiteStoreFile``).
+/// (``SQLiteStoreFile``), and a store on a PostgreSQL server
+/// (``PostgresStoreFile``).
 package protocol StoreFile: Sendable {
   /// Re-wraps the data key under `newKey` in one transaction; no record is
   /// rewritten. Afterwards only `newKey` opens the store.

@@ -164,8 +164,9 @@ extension WebsiteDataStore {
     await persistentFile?.file.close()
   }
 
-  /// Runs the store engine's integrity check (SQLite's `integrity_check`); an empty list
-  /// means the file is sound.
+  /// Runs the store engine's integrity check (SQLite's `integrity_check`;
+  /// for PostgreSQL, the schema check: objects the store did not make); an
+  /// empty list means the store is sound.
   public func integrityCheck() async throws -> [String] {
     guard let persistentFile else { return [] }
     return try await persistentFile.file.integrityCheck()

@@ -6,8 +6,11 @@ import Foundation
 /// session keeps.
 ///
 /// `.nonPersistent()` keeps everything in memory and leaves nothing behind;
-/// persistent stores keep the same data in an encrypted SQLite file. Both have
-/// the same API and behaviour.
+/// persistent stores keep the same data in an encrypted SQLite file
+/// (``persistent(at:key:configuration:options:clock:domainFacts:)``) or on a
+/// PostgreSQL server shared by many clients
+/// (``persistent(postgreSQL:key:configuration:options:clock:domainFacts:)``).
+/// All have the same API and behaviour.
 public final class WebsiteDataStore: Sendable {
   /// The cookies of this store.
   public let httpCookieStore: HTTPCookieStore
