@@ -16,12 +16,17 @@ public final class ServerScript: Sendable {
   /// Starts `python script arguments…` (`python3` on the `PATH` unless
   /// given) and waits for its first line (blocking the calling thread,
   /// with `read(2)`).
-  public init(_ script: String, arguments: [String] = [], python: String? = nil) throws {
+  public init(
+    _ script: String, arguments: [String] = [], python: String? = nil,
+    environment: [String: String] = [:]
+  ) throws {
     input = try ChildPipe()
     output = try ChildPipe()
+    // `env NAME=VALUE… python3 script`: the variables for the script alone.
+    let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     process = try ChildProcess(
-      "/usr/bin/env", arguments: [python ?? "python3", script] + arguments, stdin: .pipe(input),
-      stdout: .pipe(output))
+      "/usr/bin/env", arguments: variables + [python ?? "python3", script] + arguments,
+      stdin: .pipe(input), stdout: .pipe(output))
     firstLine = String(decoding: try output.readLine() ?? [], as: UTF8.self)
   }
 

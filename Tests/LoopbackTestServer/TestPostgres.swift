@@ -25,7 +25,11 @@ public final class TestPostgres: Sendable {
   /// Starts a server of its own (for tests that stop or restart it); with
   /// `tls`, it also speaks TLS with a certificate for 127.0.0.1 and
   /// `localhost` from a throw-away CA (``certificateAuthority``).
-  public init(tls: Bool = false) throws {
+  ///
+  /// With `fileLimit`, no file the server writes may grow past that many
+  /// bytes (`RLIMIT_FSIZE`): a write that needs more fails on the server
+  /// as on a full disk.
+  public init(tls: Bool = false, fileLimit: Int? = nil) throws {
     password = "pw-" + UUID().uuidString
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("postgres_server.py")
@@ -41,7 +45,9 @@ public final class TestPostgres: Sendable {
     } else {
       certificateAuthority = nil
     }
-    process = try ServerScript(script.path, arguments: arguments)
+    process = try ServerScript(
+      script.path, arguments: arguments,
+      environment: fileLimit.map { ["WEBSITEDATA_PG_FILE_LIMIT": String($0)] } ?? [:])
     let fields = process.firstLine.split(separator: " ")
     guard fields.count == 6, fields[0] == "PORT", let port = Int(fields[1]) else {
       throw TestSetupError(

@@ -4,7 +4,9 @@
 Usage: postgres_server.py PASSWORD [CERT KEY]
 
 With CERT and KEY (PEM files), the server also speaks TLS (ssl=on) with
-that certificate; clients choose with their sslmode.
+that certificate; clients choose with their sslmode. With the environment
+variable WEBSITEDATA_PG_FILE_LIMIT (bytes), no file the server writes may
+grow past that size (RLIMIT_FSIZE: writes fail as on a full disk).
 
 Runs Debian's PostgreSQL binaries (`initdb`, `postgres`, found under
 /usr/lib/postgresql/*/bin) as an unprivileged user: itself, or `nobody`
@@ -23,6 +25,7 @@ accepts connections again.
 
 import glob
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -101,6 +104,14 @@ def main():
                     os.chown(target, entry.pw_uid, entry.pw_gid)
             settings = ["-c", "ssl=on", "-c", "ssl_cert_file=server.crt",
                         "-c", "ssl_key_file=server.key"]
+        file_limit = os.environ.get("WEBSITEDATA_PG_FILE_LIMIT")
+
+        def limited():
+            if file_limit is not None:
+                resource.setrlimit(resource.RLIMIT_FSIZE, (int(file_limit), int(file_limit)))
+            if preexec is not None:
+                preexec()
+
         def start(port):
             """Starts postgres on `port`; returns it once it accepts
             connections, or None."""
@@ -112,7 +123,7 @@ def main():
                  # with a connection and a listener.
                  "-c", "max_connections=600"] + settings,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                preexec_fn=preexec, env=env)
+                preexec_fn=limited, env=env)
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline and server.poll() is None:
                 probe = subprocess.run(

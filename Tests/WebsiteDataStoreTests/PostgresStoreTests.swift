@@ -377,6 +377,65 @@ import Testing
     await store.close()
   }
 
+  /// A write the server cannot store (its files may not grow: as on a
+  /// full disk) fails with a clear error and is not half applied: none of
+  /// its cookies is stored or kept in memory, what was acknowledged before
+  /// stays, and smaller writes go on.
+  @Test func aWriteTheServerCannotStoreIsNotHalfApplied() async throws {
+    let server = try TestPostgres(fileLimit: 20 * 1024 * 1024)
+    defer { Task { await server.stop() } }
+    let location = (
+      url: server.url(), key: KeySource.keyFile(try TestSupport.temporaryFolder() + "/store.key")
+    )
+    let store = try await Self.open(
+      location, configuration: PersistentStoreCrashTests.configuration)
+    try await Support.set("kept", "1", in: store)
+    let now = Date()
+    let big = try (0..<60_000).map { index in
+      try #require(
+        Cookie.sanitized(
+          url: try store.url("https://big\(index % 500).example/"), name: "n\(index)",
+          value: "secret-" + String(repeating: "x", count: 400),
+          expiresAt: now.addingTimeInterval(3600), isSecure: true, now: now,
+          facts: store.httpCookieStore.domainFacts
+        ).cookie)
+    }
+    do {
+      try await store.httpCookieStore.importCookies(big)
+      Issue.record("60,000 large cookies fitted in 20 MB")
+    } catch let error as WebsiteDataStoreError {
+      #expect(error.code == .io || error.code == .full, "\(error)")
+      #expect(!error.description.contains("secret-"))
+    }
+    #expect(await store.httpCookieStore.allCookies().map(\.name) == ["kept"])
+    #expect(try await Self.query(location, "SELECT count(*) FROM cookies") == [.int64(1)])
+    try await Support.set("after", "1", in: store)
+    #expect(Set(await store.httpCookieStore.allCookies().map(\.name)) == ["kept", "after"])
+    await store.close()
+  }
+
+  /// PostgreSQL's SQLSTATEs read as store errors: a full disk is `.full`,
+  /// a lost or refused connection `.unavailable`, a read-only server
+  /// `.readOnly`, anything else `.io`; the store's own errors pass.
+  @Test(arguments: [
+    (
+      PostgresError(.statement, sqlState: "53100", message: "no space"),
+      WebsiteDataStoreError.Code.full
+    ),
+    (PostgresError(.connectionLost, message: "gone"), .unavailable),
+    (PostgresError(.connection, message: "refused"), .unavailable),
+    (PostgresError(.statement, sqlState: "57P01", message: "shutting down"), .unavailable),
+    (PostgresError(.statement, sqlState: "28P01", message: "login"), .unavailable),
+    (PostgresError(.statement, sqlState: "25006", message: "read only"), .readOnly),
+    (PostgresError(.statement, sqlState: "XX000", message: "internal"), .io),
+  ])
+  func serverErrorsReadAsStoreErrors(_ error: PostgresError, _ code: WebsiteDataStoreError.Code) {
+    let mapped = PostgresStoreError.map(error) as? WebsiteDataStoreError
+    #expect(mapped?.code == code)
+    let own = WebsiteDataStoreError(.wrongKey, "mine")
+    #expect((PostgresStoreError.map(own) as? WebsiteDataStoreError)?.code == .wrongKey)
+  }
+
   /// Connections the server drops (`pg_terminate_backend`: the store's
   /// own and its listener) are made again by the next call: the write goes
   /// through, and notifications still arrive.
