@@ -120,8 +120,8 @@ def main():
                  "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + folder,
                  "-c", "fsync=on", "-c", "log_min_messages=fatal",
                  # The shared suites open hundreds of stores at once, each
-                 # with a connection and a listener.
-                 "-c", "max_connections=600"] + settings,
+                 # with three connections (writer, reader, listener).
+                 "-c", "max_connections=1500"] + settings,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 preexec_fn=limited, env=env)
             deadline = time.monotonic() + 30

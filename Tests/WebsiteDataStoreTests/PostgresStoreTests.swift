@@ -388,12 +388,34 @@ import Testing
     try await Self.expectALargeImportFailsWhole(location, codes: [.io, .full])
   }
 
-  /// A statement that times out on the server (`statement_timeout`) in
-  /// the middle of a write's transaction: the same.
+  /// A write that times out waiting for a lock another session holds
+  /// (`lock_timeout`) in the middle of its transaction: a clear `.busy`,
+  /// nothing of it stored or kept, and the store goes on once the lock goes.
   @Test func aWriteThatTimesOutIsNotHalfApplied() async throws {
     let created = try await TestSupport.postgresLocation()
-    let location = (url: created.url + "%20-cstatement_timeout%3D200", key: created.key)
-    try await Self.expectALargeImportFailsWhole(location, codes: [.cancelled])
+    try await Self.open(created).close()
+    let location = (url: created.url + "%20-clock_timeout%3D300", key: created.key)
+    let store = try await Self.open(location, create: false)
+    try await Support.set("kept", "1", in: store)
+    let blocker = try await PostgresDatabase(created.url)
+    try await blocker.withConnection { connection in
+      try connection.execute("BEGIN")
+      try connection.execute("LOCK TABLE cookies IN ACCESS EXCLUSIVE MODE")
+    }
+    do {
+      try await store.httpCookieStore.processResponse(
+        setCookieHeaders: ["blocked=1; Max-Age=600"],
+        for: try Support.context("https://example.com/"))
+      Issue.record("the write went through a held lock")
+    } catch let error as WebsiteDataStoreError {
+      #expect(error.code == .busy, "\(error)")
+    }
+    try await blocker.withConnection { try $0.execute("ROLLBACK") }
+    await blocker.close()
+    #expect(await store.httpCookieStore.allCookies().map(\.name) == ["kept"])
+    #expect(try await Self.query(created, "SELECT count(*) FROM cookies") == [.int64(1)])
+    try await Support.set("after", "1", in: store)
+    #expect(Set(await store.httpCookieStore.allCookies().map(\.name)) == ["kept", "after"])
   }
 
   /// Stores a cookie, then imports 60,000 large ones, which must fail with
@@ -441,6 +463,7 @@ import Testing
     (PostgresError(.statement, sqlState: "57P01", message: "shutting down"), .unavailable),
     (PostgresError(.statement, sqlState: "28P01", message: "login"), .unavailable),
     (PostgresError(.statement, sqlState: "25006", message: "read only"), .readOnly),
+    (PostgresError(.statement, sqlState: "55P03", message: "lock timeout"), .busy),
     (PostgresError(.statement, sqlState: "XX000", message: "internal"), .io),
   ])
   func serverErrorsReadAsStoreErrors(_ error: PostgresError, _ code: WebsiteDataStoreError.Code) {

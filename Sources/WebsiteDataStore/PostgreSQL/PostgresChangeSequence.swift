@@ -53,24 +53,41 @@ enum PostgresChangeSequence {
   }
 
   /// Runs `body` in a transaction that takes the next number of `kind`
-  /// (passed to `body`), announces the change, and records the commit in
-  /// `own` as soon as it committed (on the database's thread, before any
-  /// read of changes can run there).
+  /// (passed to `body`) and announces the change (``ownedTransaction(_:on:own:_:)``).
   static func commit<Result: Sendable>(
     _ kind: ChangeSequenceKind, on database: PostgresDatabase, own: OwnCommits, sender: String,
     _ body: @escaping @Sendable (PostgresConnection, Int64) throws -> Result
   ) async throws -> Result {
     try await PostgresStoreError.mapping {
       try await database.withConnection { connection in
-        let (sequence, result) = try connection.transaction {
-          let sequence = try next(kind, on: connection)
+        try ownedTransaction(kind, on: connection, own: own) { sequence in
           let result = try body(connection, sequence)
           try announce(kind, sender: sender, on: connection)
-          return (sequence, result)
+          return result
         }
-        own.record(sequence)
-        return result
       }
+    }
+  }
+
+  /// Runs `body` in a transaction that takes the next number of `kind`,
+  /// recorded in `own` before the `COMMIT` (a store reads others' changes
+  /// on a connection of its own, which may see the commit before this one
+  /// returns) and forgotten again if the transaction fails.
+  static func ownedTransaction<Result>(
+    _ kind: ChangeSequenceKind, on connection: PostgresConnection, own: OwnCommits,
+    _ body: (Int64) throws -> Result
+  ) throws -> Result {
+    var taken: Int64?
+    do {
+      return try connection.transaction {
+        let sequence = try next(kind, on: connection)
+        own.record(sequence)
+        taken = sequence
+        return try body(sequence)
+      }
+    } catch {
+      if let taken { own.remove(taken) }
+      throw error
     }
   }
 }

@@ -20,7 +20,11 @@ import CookieCore
 /// to the row read; an expiry deletes only a row that expires no later), so
 /// they can never undo a newer write.
 final class PostgresCookieBackend: RecordPersistence {
+  /// The connection that writes.
   let database: PostgresDatabase
+  /// The connection that loads and catches up, so that a store's reads
+  /// never wait behind its own write queued for the sequence's row lock.
+  let reader: PostgresDatabase
   let codec: LockedCodec
   let keepsSessionCookies: Bool
   /// This client's name in the notifications it sends.
@@ -30,8 +34,12 @@ final class PostgresCookieBackend: RecordPersistence {
   /// Woken by other clients' notifications (``PostgresChangeListener``).
   let signal = ChangeSignal()
 
-  init(database: PostgresDatabase, codec: LockedCodec, keepsSessionCookies: Bool, sender: String) {
+  init(
+    database: PostgresDatabase, reader: PostgresDatabase, codec: LockedCodec,
+    keepsSessionCookies: Bool, sender: String
+  ) {
     self.database = database
+    self.reader = reader
     self.codec = codec
     self.keepsSessionCookies = keepsSessionCookies
     self.sender = sender
@@ -54,7 +62,7 @@ final class PostgresCookieBackend: RecordPersistence {
   func load() async throws -> RecordLoad<Cookie> {
     let codec = codec
     return try await PostgresStoreError.mapping {
-      try await database.transaction(.repeatableRead) { connection in
+      try await reader.transaction(.repeatableRead) { connection in
         try Self.load(connection, codec: codec)
       }
     }
@@ -88,7 +96,7 @@ final class PostgresCookieBackend: RecordPersistence {
     let own = own
     let codec = codec
     return try await PostgresStoreError.mapping {
-      let position = try await database.withConnection {
+      let position = try await reader.withConnection {
         try PostgresChangeSequence.position(.cookies, on: $0)
       }
       if let answer: RecordSync<Cookie, CookieRemoval> = position.answerWithoutReading(
@@ -96,7 +104,7 @@ final class PostgresCookieBackend: RecordPersistence {
       {
         return answer
       }
-      return try await database.transaction(.repeatableRead) { connection in
+      return try await reader.transaction(.repeatableRead) { connection in
         try Self.sync(connection, from: cursor, latest: nil, own: own, codec: codec)
       }
     }
@@ -170,23 +178,22 @@ final class PostgresCookieBackend: RecordPersistence {
     let sender = sender
     try await PostgresStoreError.mapping {
       try await database.withConnection { connection in
-        let sequence = try connection.transaction { () throws -> Int64? in
-          let sequence = try PostgresChangeSequence.next(.cookies, on: connection)
-          let sync = try Self.sync(
-            connection, from: cursor, latest: ChangeCursor(sequence - 1), own: own, codec: codec)
-          guard let write = decide(sync) else {
-            try connection.execute("ROLLBACK")
-            try connection.execute("BEGIN")  // for `transaction`'s COMMIT: nothing to commit
-            return nil
+        // `decide` returning nothing rolls back (nothing to commit).
+        struct NothingToWrite: Error {}
+        do {
+          try PostgresChangeSequence.ownedTransaction(.cookies, on: connection, own: own) {
+            sequence in
+            let sync = try Self.sync(
+              connection, from: cursor, latest: ChangeCursor(sequence - 1), own: own, codec: codec
+            )
+            guard let write = decide(sync) else { throw NothingToWrite() }
+            let rows = try codec.withLock {
+              try PostgresCookieRows(write, codec: $0, keepsSessionCookies: keepsSessionCookies)
+            }
+            try rows.apply(to: connection, sequence: sequence)
+            try PostgresChangeSequence.announce(.cookies, sender: sender, on: connection)
           }
-          let rows = try codec.withLock {
-            try PostgresCookieRows(write, codec: $0, keepsSessionCookies: keepsSessionCookies)
-          }
-          try rows.apply(to: connection, sequence: sequence)
-          try PostgresChangeSequence.announce(.cookies, sender: sender, on: connection)
-          return sequence
-        }
-        if let sequence { own.record(sequence) }
+        } catch is NothingToWrite {}
       }
     }
   }

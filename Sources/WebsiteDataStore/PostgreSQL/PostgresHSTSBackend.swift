@@ -8,14 +8,17 @@
 /// queue in the store's order.
 final class PostgresHSTSBackend: RecordPersistence {
   let database: PostgresDatabase
+  /// Loads and catches up (``PostgresCookieBackend/reader``).
+  let reader: PostgresDatabase
   private let codec: LockedCodec
   private let own = OwnCommits()
   private let queue: WriteQueue<HSTSWrite>
   /// Woken by other clients' notifications (``PostgresChangeListener``).
   let signal = ChangeSignal()
 
-  init(database: PostgresDatabase, codec: LockedCodec, sender: String) {
+  init(database: PostgresDatabase, reader: PostgresDatabase, codec: LockedCodec, sender: String) {
     self.database = database
+    self.reader = reader
     self.codec = codec
     let own = own
     queue = WriteQueue { write in
@@ -33,7 +36,7 @@ final class PostgresHSTSBackend: RecordPersistence {
   func load() async throws -> RecordLoad<HSTSEntry> {
     let codec = codec
     return try await PostgresStoreError.mapping {
-      try await database.transaction(.repeatableRead) { connection in
+      try await reader.transaction(.repeatableRead) { connection in
         let position = try PostgresChangeSequence.position(.hsts, on: connection)
         let rows = try Self.readRows(connection)
         return codec.withLock { $0.hstsLoad(rows, cursor: position.latest) }
@@ -44,7 +47,7 @@ final class PostgresHSTSBackend: RecordPersistence {
   func changes(since cursor: ChangeCursor?) async throws -> RecordSync<HSTSEntry, Never> {
     await drain()
     let position = try await PostgresStoreError.mapping {
-      try await database.withConnection { try PostgresChangeSequence.position(.hsts, on: $0) }
+      try await reader.withConnection { try PostgresChangeSequence.position(.hsts, on: $0) }
     }
     if let answer: RecordSync<HSTSEntry, Never> = position.answerWithoutReading(
       from: cursor, own: own)

@@ -9,13 +9,10 @@ import Foundation
 ///
 /// Several clients opening one database at once migrate one at a time: each
 /// transaction first takes a transaction-scoped advisory lock
-/// (`pg_advisory_xact_lock`), then reads the ledger again, so every
+/// (``PostgresAdvisoryLock/migration``, per schema), then reads the ledger again, so every
 /// migration is applied once.
 package struct PostgresMigrator: Sendable {
   package let migrator: Migrator
-
-  /// The advisory lock's key: "WebsiteD" as a big-endian integer.
-  static let lockKey: Int64 = 0x5765_6273_6974_6544
 
   package init(_ migrations: [Migration] = EmbeddedPostgreSQLMigrations.all) throws {
     migrator = try Migrator(migrations)
@@ -43,7 +40,7 @@ package struct PostgresMigrator: Sendable {
     for (index, migration) in migrator.migrations.enumerated() where index >= appliedCount {
       let outcome: Result<Bool, any Error> = try await database.transaction {
         connection in
-        try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int64(Self.lockKey)])
+        try PostgresAdvisoryLock.migration.take(on: connection)
         // Another client may have migrated since the check above.
         let ledger = try Self.ledger(connection)
         let current: Int

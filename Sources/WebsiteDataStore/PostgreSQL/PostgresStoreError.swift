@@ -9,7 +9,8 @@ enum PostgresStoreError {
     case "53100": code = .full  // disk_full
     case "25006": code = .readOnly  // read_only_sql_transaction
     case "42501": code = .readOnly  // insufficient_privilege
-    case "57014": code = .cancelled  // query_canceled
+    case "57014": code = .cancelled  // query_canceled (statement_timeout too)
+    case "55P03": code = .busy  // lock_not_available (lock_timeout)
     case "28000", "28P01": code = .unavailable  // authentication
     default: code = error.isTransient ? .unavailable : .io
     }

@@ -22,17 +22,13 @@ final class PostgresStoreFile: StoreFile {
     self.facts = facts
   }
 
-  /// The advisory lock that orders key and setting changes (and store
-  /// creation): ``PostgresMigrator/lockKey`` + 1.
-  static let metaLockKey = PostgresMigrator.lockKey + 1
-
   func rewrapKey(to newKey: KeySource) async throws {
     await flush()
     let (kek, scrypt) = try newKey.newStoreKey()
     let wrapped = try KeyEnvelope.rewrap(dataKey: cookies.dataKey, newKEK: kek)
     try await PostgresStoreError.mapping {
       try await database.transaction { connection in
-        try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int64(Self.metaLockKey)])
+        try PostgresAdvisoryLock.meta.take(on: connection)
         try Self.write(StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped), connection)
       }
     }
@@ -58,7 +54,7 @@ final class PostgresStoreFile: StoreFile {
           try connection.transaction {
             let sequence = try PostgresChangeSequence.next(.cookies, on: connection)
             _ = try PostgresChangeSequence.next(.hsts, on: connection)
-            try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int64(Self.metaLockKey)])
+            try PostgresAdvisoryLock.meta.take(on: connection)
             let snapshot = try PostgresCookieRows.readAll(connection)
             var readable: [Cookie] = []
             try oldCodec.withLock { old in
@@ -115,7 +111,7 @@ final class PostgresStoreFile: StoreFile {
     let codec = cookies.codec
     try await PostgresStoreError.mapping {
       try await database.transaction { connection in
-        try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int64(Self.metaLockKey)])
+        try PostgresAdvisoryLock.meta.take(on: connection)
         try codec.withLock { codec in
           let current = try Self.setting(name, connection, codec: codec)
           try Self.saveSetting(transform(current), named: name, connection, codec: codec)
@@ -142,6 +138,7 @@ final class PostgresStoreFile: StoreFile {
     await flush()
     await listener.stop()
     await database.close()
+    await cookies.reader.close()
   }
 
   // MARK: - store_meta

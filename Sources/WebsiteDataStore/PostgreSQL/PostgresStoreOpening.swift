@@ -48,8 +48,7 @@ enum PostgresStoreOpening {
       let (kek, scrypt) = try key.newStoreKey()
       let (dataKey, wrapped) = try KeyEnvelope.create(kek: kek)
       let created = try await database.transaction { connection -> Bool in
-        try connection.execute(
-          "SELECT pg_advisory_xact_lock($1)", [.int64(PostgresStoreFile.metaLockKey)])
+        try PostgresAdvisoryLock.meta.take(on: connection)
         guard try StoreKeyRecord(meta: PostgresStoreFile.meta(connection)) == nil else {
           return false  // another client created it first
         }

@@ -18,6 +18,9 @@ package final class OwnCommits: Sendable {
   /// Records a committed transaction's number.
   package func record(_ sequence: Int64) { sequences.withLock { _ = $0.insert(sequence) } }
 
+  /// Forgets `sequence`: recorded before its commit, which failed.
+  package func remove(_ sequence: Int64) { sequences.withLock { _ = $0.remove(sequence) } }
+
   /// Whether `sequence` is one of this backend's commits.
   package func contains(_ sequence: Int64) -> Bool { sequences.withLock { $0.contains(sequence) } }
 

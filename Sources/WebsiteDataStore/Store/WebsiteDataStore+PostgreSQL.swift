@@ -38,17 +38,24 @@ extension WebsiteDataStore {
     let cookies: PostgresCookieBackend
     let hsts: PostgresHSTSBackend
     let listener: PostgresChangeListener
+    var reader: PostgresDatabase?
     do {
       let codec = LockedCodec(SealedRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
+      let readerDatabase = try await PostgresStoreError.mapping {
+        try await PostgresDatabase(connectionString)
+      }
+      reader = readerDatabase
       cookies = PostgresCookieBackend(
-        database: database, codec: codec, keepsSessionCookies: options.keepsSessionCookies,
-        sender: sender)
-      hsts = PostgresHSTSBackend(database: database, codec: codec, sender: sender)
+        database: database, reader: readerDatabase, codec: codec,
+        keepsSessionCookies: options.keepsSessionCookies, sender: sender)
+      hsts = PostgresHSTSBackend(
+        database: database, reader: readerDatabase, codec: codec, sender: sender)
       listener = try await PostgresChangeListener(
         connectionString: connectionString, sender: sender,
         signals: [.cookies: cookies.signal, .hsts: hsts.signal])
     } catch {
       await database.close()
+      await reader?.close()
       throw error
     }
     return try await assemble(
