@@ -7,28 +7,46 @@ import Synchronization
 /// a missed one (the connection went; it is made again with backoff and
 /// every kind signalled, since notifications sent meanwhile are lost) costs
 /// nothing: once listening again, every store is told to catch up.
+///
+/// It connects only once a store is observed (``startIfNeeded()``, from the
+/// backends' ``RecordPersistence/waitForChanges(upTo:)``): a store nobody
+/// observes needs no notifications, since each call catches up first.
 final class PostgresChangeListener: Sendable {
-  private let stopped: Flag
-  private let loop: Task<Void, Never>
+  private let connectionString: String
+  private let sender: String
+  private let signals: [ChangeSequenceKind: ChangeSignal]
+  private let stopped = Flag()
+  private let loop = Mutex<Task<Void, Never>?>(nil)
 
   /// How long one wait for notifications lasts, so that ``stop()`` is heard.
   static let pollInterval = Duration.milliseconds(250)
 
-  /// Connects with `connectionString` and starts listening, until
-  /// ``stop()`` or until the listener is released.
-  init(
-    connectionString: String, sender: String, signals: [ChangeSequenceKind: ChangeSignal]
-  ) async throws {
-    let database = try await PostgresStoreError.mapping {
-      try await PostgresDatabase(connectionString)
-    }
-    try await PostgresStoreError.mapping {
-      try await database.setUpEverySession("LISTEN " + PostgresChangeSequence.channel)
-    }
-    let stopped = Flag()
-    self.stopped = stopped
-    loop = Task {
-      await Self.run(database, sender: sender, signals: signals, stopped: stopped)
+  /// A listener for `connectionString` (kept to connect, never shown),
+  /// waking `signals`; it does not connect yet.
+  init(connectionString: String, sender: String, signals: [ChangeSequenceKind: ChangeSignal]) {
+    self.connectionString = connectionString
+    self.sender = sender
+    self.signals = signals
+  }
+
+  /// Starts listening, unless it has started or stopped: connects (with the
+  /// database's backoff on later losses), `LISTEN`s, and tells every store
+  /// to catch up once listening (what was committed before is not
+  /// announced to it), until ``stop()`` or until the listener is released.
+  func startIfNeeded() {
+    loop.withLock { loop in
+      guard loop == nil, !stopped.isSet else { return }
+      let (connectionString, sender, signals, stopped) = (
+        connectionString, sender, signals, stopped
+      )
+      loop = Task {
+        guard
+          let database = try? await PostgresDatabase(connectionString),
+          (try? await database.setUpEverySession("LISTEN " + PostgresChangeSequence.channel))
+            != nil
+        else { return }  // no notifications: the watchers' interval serves
+        await Self.run(database, sender: sender, signals: signals, stopped: stopped)
+      }
     }
   }
 
@@ -37,7 +55,7 @@ final class PostgresChangeListener: Sendable {
     _ database: PostgresDatabase, sender: String, signals: [ChangeSequenceKind: ChangeSignal],
     stopped: Flag
   ) async {
-    var lost = false
+    var lost = true  // not yet heard: catch up once listening
     while !stopped.isSet {
       do {
         let received = try await database.withConnection {
@@ -69,7 +87,7 @@ final class PostgresChangeListener: Sendable {
   /// Stops listening and closes the connection; returns once closed.
   func stop() async {
     stopped.set()
-    await loop.value
+    await loop.withLock { $0 }?.value
   }
 
   deinit { stopped.set() }

@@ -31,13 +31,17 @@ final class PostgresCookieBackend: RecordPersistence {
   let sender: String
   private let queue: WriteQueue<CookieWrite>
   private let own = OwnCommits()
-  /// Woken by other clients' notifications (``PostgresChangeListener``).
-  let signal = ChangeSignal()
+  /// Woken by other clients' notifications, and the listener that does it
+  /// (started once the store is observed).
+  private let changeSignal: ChangeSignal
+  private let listener: PostgresChangeListener
 
   init(
     database: PostgresDatabase, reader: PostgresDatabase, codec: LockedCodec,
-    keepsSessionCookies: Bool, sender: String
+    keepsSessionCookies: Bool, sender: String,
+    changes: (signal: ChangeSignal, listener: PostgresChangeListener)
   ) {
+    (changeSignal, listener) = changes
     self.database = database
     self.reader = reader
     self.codec = codec
@@ -55,7 +59,10 @@ final class PostgresCookieBackend: RecordPersistence {
 
   var decidesInTransaction: Bool { true }
 
-  func waitForChanges(upTo interval: Duration) async { await signal.wait(upTo: interval) }
+  func waitForChanges(upTo interval: Duration) async {
+    listener.startIfNeeded()
+    await changeSignal.wait(upTo: interval)
+  }
 
   // MARK: - Reading
 

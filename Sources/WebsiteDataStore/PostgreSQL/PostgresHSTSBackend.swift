@@ -13,10 +13,16 @@ final class PostgresHSTSBackend: RecordPersistence {
   private let codec: LockedCodec
   private let own = OwnCommits()
   private let queue: WriteQueue<HSTSWrite>
-  /// Woken by other clients' notifications (``PostgresChangeListener``).
-  let signal = ChangeSignal()
+  /// Woken by other clients' notifications, and the listener that does it
+  /// (started once the store is observed).
+  private let changeSignal: ChangeSignal
+  private let listener: PostgresChangeListener
 
-  init(database: PostgresDatabase, reader: PostgresDatabase, codec: LockedCodec, sender: String) {
+  init(
+    database: PostgresDatabase, reader: PostgresDatabase, codec: LockedCodec, sender: String,
+    changes: (signal: ChangeSignal, listener: PostgresChangeListener)
+  ) {
+    (changeSignal, listener) = changes
     self.database = database
     self.reader = reader
     self.codec = codec
@@ -31,7 +37,10 @@ final class PostgresHSTSBackend: RecordPersistence {
 
   var persistsMemoryOnlyRecords: Bool { true }
 
-  func waitForChanges(upTo interval: Duration) async { await signal.wait(upTo: interval) }
+  func waitForChanges(upTo interval: Duration) async {
+    listener.startIfNeeded()
+    await changeSignal.wait(upTo: interval)
+  }
 
   func load() async throws -> RecordLoad<HSTSEntry> {
     let codec = codec

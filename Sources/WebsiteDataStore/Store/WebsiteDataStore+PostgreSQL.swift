@@ -37,25 +37,25 @@ extension WebsiteDataStore {
     let sender = PersistentStoreOptions.randomKeyIdentifier()
     let cookies: PostgresCookieBackend
     let hsts: PostgresHSTSBackend
-    let listener: PostgresChangeListener
-    var reader: PostgresDatabase?
+    let signals: [ChangeSequenceKind: ChangeSignal] = [
+      .cookies: ChangeSignal(), .hsts: ChangeSignal(),
+    ]
+    let listener = PostgresChangeListener(
+      connectionString: connectionString, sender: sender, signals: signals)
     do {
       let codec = LockedCodec(SealedRowCodec(keys: try KeyMaterial(dataKey: dataKey)))
-      let readerDatabase = try await PostgresStoreError.mapping {
+      let reader = try await PostgresStoreError.mapping {
         try await PostgresDatabase(connectionString)
       }
-      reader = readerDatabase
       cookies = PostgresCookieBackend(
-        database: database, reader: readerDatabase, codec: codec,
-        keepsSessionCookies: options.keepsSessionCookies, sender: sender)
+        database: database, reader: reader, codec: codec,
+        keepsSessionCookies: options.keepsSessionCookies, sender: sender,
+        changes: (signals[.cookies]!, listener))
       hsts = PostgresHSTSBackend(
-        database: database, reader: readerDatabase, codec: codec, sender: sender)
-      listener = try await PostgresChangeListener(
-        connectionString: connectionString, sender: sender,
-        signals: [.cookies: cookies.signal, .hsts: hsts.signal])
+        database: database, reader: reader, codec: codec, sender: sender,
+        changes: (signals[.hsts]!, listener))
     } catch {
       await database.close()
-      await reader?.close()
       throw error
     }
     return try await assemble(
