@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 
 @testable import WebsiteDataStore
@@ -132,7 +133,7 @@ import Testing
     let needles = [
       "canaryname", "canaryvalue-7f3a", "plaintext-canary-site", "canary-path", "hsts-canary-host",
     ]
-    let dump = try Self.run(
+    let dump = try await Self.run(
       TestPostgres.binaries + "/pg_dump",
       ["--dbname=" + server.url(), "--schema=" + Self.schema(of: location)])
     #expect(dump.contains("cookies"))
@@ -156,17 +157,13 @@ import Testing
     String(location.url.split(separator: "%3D").last ?? "")
   }
 
-  /// Runs `program` with `arguments`; returns its standard output.
-  static func run(_ program: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+  /// Runs `program` with `arguments` (the harness's `posix_spawn`, not
+  /// Foundation's `Process`, whose descriptor scan AddressSanitizer flags);
+  /// returns its standard output.
+  static func run(_ program: String, _ arguments: [String]) async throws -> String {
+    let outcome = try await ChildProcess.run(program, arguments: arguments)
+    #expect(outcome.status == .exited(0), "\(program): \(outcome.stderrText)")
+    return String(decoding: outcome.stdout, as: UTF8.self)
   }
 
   // MARK: - What is not ours
