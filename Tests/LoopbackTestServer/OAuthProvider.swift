@@ -30,11 +30,19 @@ public final class OAuthProvider: Sendable {
   public var issuer: URL { URL(string: "https://\(Self.host):\(port)/o")! }
 
   /// The shared provider, started on first use.
-  public static func shared() throws -> OAuthProvider { try sharedProvider.get() }
-  private static let sharedProvider = Result { try OAuthProvider() }
+  /// (The virtual environment, when missing, and the start are made on a
+  /// thread of their own: ``offPool(_:_:)``.)
+  public static func shared() async throws -> OAuthProvider { try await sharedProvider.value }
+  private static let sharedProvider = Task {
+    let server = try await TestServer.shared()
+    return try await offPool("oauth") { try OAuthProvider(server: server) }
+  }
 
-  private init() throws {
-    let server = try TestServer.shared()
+  /// The loopback test server whose certificate it serves.
+  public let server: TestServer
+
+  private init(server: TestServer) throws {
+    self.server = server
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("OAuthProvider")
     let python = try Self.virtualEnvironment(

@@ -14,9 +14,20 @@ public final class ServerScript: Sendable {
   private let output: ChildPipe
 
   /// Starts `python script arguments…` (`python3` on the `PATH` unless
-  /// given) and waits for its first line (blocking the calling thread,
-  /// with `read(2)`).
-  public init(
+  /// given) and waits for its first line (on a thread of its own: see
+  /// ``offPool(_:_:)``).
+  public static func start(
+    _ script: String, arguments: [String] = [], python: String? = nil,
+    environment: [String: String] = [:]
+  ) async throws -> ServerScript {
+    try await offPool("start") {
+      try ServerScript(script, arguments: arguments, python: python, environment: environment)
+    }
+  }
+
+  /// ``start(_:arguments:python:environment:)``, blocking the calling
+  /// thread until the first line (`read(2)`).
+  init(
     _ script: String, arguments: [String] = [], python: String? = nil,
     environment: [String: String] = [:]
   ) throws {
@@ -31,10 +42,12 @@ public final class ServerScript: Sendable {
   }
 
   /// Writes `line` to the script's stdin and returns the next line it
-  /// prints (blocking the calling thread until it does).
-  public func request(_ line: String) throws -> String {
-    try input.write(Array((line + "\n").utf8))
-    return String(decoding: try output.readLine() ?? [], as: UTF8.self)
+  /// prints (waiting for it on a thread of its own).
+  public func request(_ line: String) async throws -> String {
+    try await offPool("request") { [input, output] in
+      try input.write(Array((line + "\n").utf8))
+      return String(decoding: try output.readLine() ?? [], as: UTF8.self)
+    }
   }
 
   /// Stops the script: closes its stdin, on which it exits. Does not wait

@@ -31,15 +31,20 @@ public final class TestNameServer: Sendable {
   ]
 
   /// The shared server, started on first use.
-  public static func shared() throws -> TestNameServer { try sharedServer.get() }
-  private static let sharedServer = Result { try TestNameServer(records: records) }
+  public static func shared() async throws -> TestNameServer { try await sharedServer.value }
+  private static let sharedServer = Task { try await TestNameServer.start(records: records) }
 
   /// Starts dnsmasq with `records` (`host-record=NAME,ADDRESS`,
   /// `cname=ALIAS,TARGET`).
-  public init(records: [String]) throws {
+  public static func start(records: [String]) async throws -> TestNameServer {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("dns_server.py")
-    process = try ServerScript(script.path, arguments: records)
+    return try TestNameServer(
+      process: try await ServerScript.start(script.path, arguments: records))
+  }
+
+  private init(process: ServerScript) throws {
+    self.process = process
     let fields = process.firstLine.split(separator: " ")
     guard fields.count == 2, fields[0] == "PORT", let port = Int(fields[1]) else {
       throw TestSetupError(

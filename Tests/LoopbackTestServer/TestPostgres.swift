@@ -16,8 +16,8 @@ public final class TestPostgres: Sendable {
   private let process: ServerScript
 
   /// The shared server, started on first use.
-  public static func shared() throws -> TestPostgres { try sharedServer.get() }
-  private static let sharedServer = Result { try TestPostgres() }
+  public static func shared() async throws -> TestPostgres { try await sharedServer.value }
+  private static let sharedServer = Task { try await TestPostgres.start() }
 
   /// The test CA's certificate (`ca.pem`) of a server started with TLS.
   public let certificateAuthority: String?
@@ -29,7 +29,14 @@ public final class TestPostgres: Sendable {
   /// With `fileLimit`, no file the server writes may grow past that many
   /// bytes (`RLIMIT_FSIZE`): a write that needs more fails on the server
   /// as on a full disk.
-  public init(tls: Bool = false, fileLimit: Int? = nil) throws {
+  ///
+  /// `initdb` and the start take seconds: done on a thread of their own
+  /// (``offPool(_:_:)``).
+  public static func start(tls: Bool = false, fileLimit: Int? = nil) async throws -> TestPostgres {
+    try await offPool("postgres") { try TestPostgres(tls: tls, fileLimit: fileLimit) }
+  }
+
+  private init(tls: Bool, fileLimit: Int?) throws {
     password = "pw-" + UUID().uuidString
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("postgres_server.py")
@@ -61,8 +68,8 @@ public final class TestPostgres: Sendable {
   /// Stops the server (fast shutdown: every client is cut off) and starts
   /// it again on the same port and data; returns once it accepts
   /// connections again.
-  public func restart() throws {
-    let reply = try process.request("restart")
+  public func restart() async throws {
+    let reply = try await process.request("restart")
     guard reply == "RESTARTED" else {
       throw TestSetupError(description: "PostgreSQL did not restart: \(reply)")
     }

@@ -33,8 +33,10 @@ public final class TestServer: Sendable {
   private let process: ServerScript
 
   /// The shared server, started on first use.
-  public static func shared() throws -> TestServer { try sharedServer.get() }
-  private static let sharedServer = Result { try TestServer() }
+  /// (Its certificates and its start are made on a thread of their own:
+  /// ``offPool(_:_:)``.)
+  public static func shared() async throws -> TestServer { try await sharedServer.value }
+  private static let sharedServer = Task { try await offPool("http") { try TestServer() } }
 
   private init() throws {
     folder = try TemporaryFolder("webloader-server").url

@@ -3,7 +3,7 @@ import ProcessHarness
 import Testing
 
 /// Pipes to and from a child.
-@Suite(.timeLimit(.minutes(3))) struct ChildPipeTests {
+@Suite(.hangGuard) struct ChildPipeTests {
   @Test func bytesRoundTripThroughCat() async throws {
     let input = try ChildPipe()
     let output = try ChildPipe()

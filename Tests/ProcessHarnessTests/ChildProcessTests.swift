@@ -3,7 +3,7 @@ import ProcessHarness
 import Testing
 
 /// The harness against real programs (`/bin/sh`, `cat`, `env`, `sleep`).
-@Suite(.timeLimit(.minutes(2))) struct ChildProcessTests {
+@Suite(.hangGuard) struct ChildProcessTests {
   /// Runs a shell command line to its end.
   static func shell(_ script: String, stdin: [UInt8] = []) async throws -> ChildProcess.Outcome {
     try await ChildProcess.run("/bin/sh", arguments: ["-c", script], stdin: stdin)

@@ -6,7 +6,7 @@ import Testing
 /// `sitedata` works while other processes use the same store: other
 /// `sitedata` runs, and a long-running writer (the `StoreCrashWriter` test
 /// helper, standing in for a loader).
-@Suite(.timeLimit(.minutes(2))) struct ConcurrentUseTests {
+@Suite(.hangGuard) struct ConcurrentUseTests {
   static let writers = 8
 
   @Test func concurrentCommandsOnANewStoreAllCommit() async throws {

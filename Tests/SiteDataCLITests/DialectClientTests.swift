@@ -1,11 +1,12 @@
 import Foundation
+import ProcessHarness
 import Testing
 
 /// `cookies export --dialect`: what wget, Python's `MozillaCookieJar` and
 /// yt-dlp (the Python of the `yt-dlp` on the PATH) send from each export,
 /// and what they read right or lose, as the README's table says; yt-dlp's
 /// own saved file imports. Needs `wget` and `yt-dlp` (Debian packages).
-@Suite(.timeLimit(.minutes(2))) struct DialectClientTests {
+@Suite(.hangGuard) struct DialectClientTests {
   static let host = "www.example.test"
 
   /// A session cookie, an HttpOnly one (the login cookie) and a dated one.
@@ -25,7 +26,7 @@ import Testing
   }
 
   @Test func wgetSendsEveryCookieFromTheWgetDialectAndLosesHttpOnlyOnesFromCurls() async throws {
-    let server = try EchoServer()
+    let server = try await EchoServer.start()
     defer { server.stop() }
     // wget has no --resolve: the cookies are the loopback address's.
     let address = "http://127.0.0.1:\(server.port)/"

@@ -1,17 +1,18 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteData
 
 /// `sitedata fetch`, launched as a user would, against the loopback test
 /// server (HTTP and HTTPS with a test CA): what it prints, what the server
 /// received, what the store keeps, and every failure's exit status.
-@Suite(.timeLimit(.minutes(5))) struct FetchCommandTests {
+@Suite(.hangGuard) struct FetchCommandTests {
   let server: TestServer
   let sandbox: CLISandbox
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
     sandbox = try CLISandbox()
   }
 

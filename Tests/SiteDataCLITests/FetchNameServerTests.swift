@@ -1,19 +1,20 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 
 /// `sitedata fetch --dns-server`, launched as a user would, against a real
 /// DNS server (dnsmasq on 127.0.0.1): names only it knows are reached, and
 /// `-v` / `--json` show the CNAME cloaking cap of a shop's pixel that is a
 /// tracker's alias.
-@Suite(.timeLimit(.minutes(3))) struct FetchNameServerTests {
+@Suite(.hangGuard) struct FetchNameServerTests {
   let server: TestServer
   let names: TestNameServer
   let sandbox: CLISandbox
 
-  init() throws {
-    server = try TestServer.shared()
-    names = try TestNameServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
+    names = try await TestNameServer.shared()
     sandbox = try CLISandbox()
   }
 

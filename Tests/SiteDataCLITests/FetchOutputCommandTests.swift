@@ -7,12 +7,12 @@ import Testing
 /// the loopback test server: the body (`-o`, `--json`), the heads (`-i`,
 /// `-D`), redirects kept as the result (`--no-follow`, `--max-redirects 0`),
 /// URLs never requested (`--stop-at`), body limits and `--insecure`.
-@Suite(.timeLimit(.minutes(5))) struct FetchOutputCommandTests {
+@Suite(.hangGuard) struct FetchOutputCommandTests {
   let server: TestServer
   let sandbox: CLISandbox
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
     sandbox = try CLISandbox()
   }
 

@@ -182,7 +182,7 @@ import Testing
   /// password, and gets the value back.
   @Test func aProfileTheRealChromiumWroteUnderItsKeyring() async throws {
     let sandbox = try CLISandbox()
-    let server = try TestServer.shared()
+    let server = try await TestServer.shared()
     let page =
       server.origin("http", "a.test") + "/set?c="
       + "login=written-by-chromium; Max-Age=86400; Path=/; HttpOnly".queryEncoded

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import TestScratch
 import Testing
 
@@ -8,12 +9,12 @@ import Testing
 /// else, nothing written anywhere, the refresh grant, a scratch copy of a
 /// store that keeps the provider's session, and the failures' exit status
 /// and reason, never with a secret.
-@Suite(.timeLimit(.minutes(5))) struct OAuthCommandTests {
+@Suite(.hangGuard) struct OAuthCommandTests {
   let provider: OAuthProvider
   let sandbox: CLISandbox
 
-  init() throws {
-    provider = try OAuthProvider.shared()
+  init() async throws {
+    provider = try await OAuthProvider.shared()
     sandbox = try CLISandbox()
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import TestScratch
 import Testing
 import WebsiteData
@@ -8,10 +9,10 @@ import WebsiteDataStore
 /// `--store postgresql://…` on the store commands, and `store copy`
 /// between SQLite and PostgreSQL both ways, by launching the binary
 /// against a real PostgreSQL server.
-@Suite(.timeLimit(.minutes(3))) struct PostgresStoreCommandTests {
+@Suite(.hangGuard) struct PostgresStoreCommandTests {
   /// A connection string for a new, empty schema on the tests' server.
   static func newSchema() async throws -> String {
-    let server = try TestPostgres.shared()
+    let server = try await TestPostgres.shared()
     let schema = "cli" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     let admin = try await PostgresDatabase(server.url())
     try await admin.withConnection { try $0.execute("CREATE SCHEMA \(schema)") }
@@ -46,7 +47,7 @@ import WebsiteDataStore
       ["cookies", "get", "https://example.com/"] + store, environment: sandbox.environment())
     #expect(after.stdout.contains("id=pg-s3cr3t"), "\(after)")
     // The password never shows, in output or in messages.
-    let password = try TestPostgres.shared().password
+    let password = try await TestPostgres.shared().password
     for outcome in [set, list, header, check, rotate, after] {
       #expect(!outcome.stdout.contains(password) && !outcome.stderr.contains(password))
     }

@@ -1,10 +1,11 @@
 import Foundation
+import ProcessHarness
 import Testing
 
 /// Round trips with real clients: the `curl` command-line tool and Python's
 /// `http.cookiejar`, against a loopback server (`Support/cookie_echo_server.py`)
 /// reached by host names through `--resolve`. Needs `curl` and `python3`.
-@Suite(.timeLimit(.minutes(2))) struct RealClientTests {
+@Suite(.hangGuard) struct RealClientTests {
   static let host = "www.example.test"
 
   /// The cookies of a Cookie header, sorted (curl and browsers order
@@ -34,7 +35,7 @@ import Testing
     let sandbox = try await Self.populatedSandbox()
     let jar = sandbox.path("exported.txt")
     try await sandbox.succeed(["cookies", "export", "--output", jar])
-    let server = try EchoServer()
+    let server = try await EchoServer.start()
     defer { server.stop() }
     for path in ["/app/page", "/", "/elsewhere/x"] {
       let url = server.url(Self.host, path)
@@ -56,7 +57,7 @@ import Testing
 
   @Test func theJarCurlWroteImportsAndSendsTheSameCookies() async throws {
     let sandbox = try CLISandbox()
-    let server = try EchoServer()
+    let server = try await EchoServer.start()
     defer { server.stop() }
     let setCookies = [
       "plain=1", "wide=2; Domain=example.test", "deep=3; Path=/app", "http=4; HttpOnly",

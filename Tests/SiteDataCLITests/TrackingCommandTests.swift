@@ -1,17 +1,18 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 
 /// `sitedata tracking …` and `fetch`'s user interactions, launched as a user
 /// would: pages fetched with their subresources teach the store that a
 /// tracker is embedded under four sites, the summary says so (table and
 /// JSON), an interaction lifts the block, and the store keeps all of it.
-@Suite(.timeLimit(.minutes(5))) struct TrackingCommandTests {
+@Suite(.hangGuard) struct TrackingCommandTests {
   let server: TestServer
   let sandbox: CLISandbox
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
     sandbox = try CLISandbox()
   }
 

@@ -1,17 +1,18 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
 @testable import WebLoader
 
 /// Task cancellation aborts the transfer on the loop thread promptly.
-@Suite(.timeLimit(.minutes(3))) struct CancellationTests {
+@Suite(.hangGuard) struct CancellationTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   @Test func cancellingTheTaskAbortsARunningTransfer() async throws {

@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
@@ -11,13 +12,13 @@ import WebsiteDataStore
 /// ``NameServer``), IP address cloaking from the address each response came
 /// from, and the 24-hour cap on script cookies of a page a tracker's
 /// decorated link led to.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct CookieCapLoaderTests {
+@MainActor @Suite(.hangGuard) struct CookieCapLoaderTests {
   let server: TestServer
   let names: TestNameServer
 
-  init() throws {
-    server = try TestServer.shared()
-    names = try TestNameServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
+    names = try await TestNameServer.shared()
   }
 
   /// The test server's configuration, names resolved by dnsmasq (the

@@ -2,18 +2,19 @@ import CCurl
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebLoader
 import WebsiteDataStore
 
 /// The low-level bridge on an easy handle made here, driven by
 /// `curl_easy_perform` on a thread of its own.
-@Suite(.timeLimit(.minutes(3))) struct CurlCookieBridgeTests {
+@Suite(.hangGuard) struct CurlCookieBridgeTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   @Test func cookiesRoundTripThroughACallersHandle() async throws {

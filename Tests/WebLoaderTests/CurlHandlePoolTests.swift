@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
@@ -8,12 +9,12 @@ import WebsiteDataStore
 
 /// The loop's pool of easy handles: hops reuse handles, and nothing of one
 /// hop (method, body, options of another session, HSTS) reaches the next.
-@Suite(.timeLimit(.minutes(2))) struct CurlHandlePoolTests {
+@Suite(.hangGuard) struct CurlHandlePoolTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   func load(

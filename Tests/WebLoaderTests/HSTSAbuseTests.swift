@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
@@ -9,11 +10,11 @@ import WebsiteDataStore
 /// policy is kept from a top-level load or a first-party subresource, never
 /// from a third-party subresource, which could otherwise write one bit per
 /// host and read it back through upgrades.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct HSTSAbuseTests {
+@MainActor @Suite(.hangGuard) struct HSTSAbuseTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws { server = try TestServer.shared() }
+  init() async throws { server = try await TestServer.shared() }
 
   @Test func onlyTopLevelLoadsAndFirstPartySubresourcesSetHSTS() async throws {
     let page = WebPage(configuration: server.pageConfiguration(store: store))

@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import TestScratch
 import Testing
 import WebsiteDataStore
@@ -10,13 +11,13 @@ import WebsiteDataStore
 /// HSTS through curl's HSTS callbacks and the store: a header over TLS
 /// upgrades later `http:` loads of that host; entries round-trip through
 /// curl's cache; stores keep their own.
-@Suite(.timeLimit(.minutes(2))) struct HSTSTests {
+@Suite(.hangGuard) struct HSTSTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
   let loader: WebLoaderSession
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
     loader = try WebLoaderSession(store: store, configuration: server.configuration())
   }
 

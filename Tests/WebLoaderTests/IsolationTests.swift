@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
@@ -7,11 +8,11 @@ import WebsiteDataStore
 
 /// Each store has its own connection pool and TLS session cache; loads of
 /// one store reuse them; many loads share one loop thread.
-@Suite(.timeLimit(.minutes(2))) struct IsolationTests {
+@Suite(.hangGuard) struct IsolationTests {
   let server: TestServer
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   func echo(_ loader: WebLoaderSession, _ path: String, scheme: String = "https") async throws
@@ -84,9 +85,9 @@ import WebsiteDataStore
 
 /// Code that prefers the session's executor runs on the loop thread, and
 /// still runs once the loop has ended.
-@Suite(.timeLimit(.minutes(3))) struct LoopExecutorTests {
+@Suite(.hangGuard) struct LoopExecutorTests {
   @Test func loadsUnderThePreferenceAndAfterTheLoopEnded() async throws {
-    let server = try TestServer.shared()
+    let server = try await TestServer.shared()
     let store = WebsiteDataStore.nonPersistent()
     var session: WebLoaderSession? = try WebLoaderSession(
       store: store, configuration: server.configuration())

@@ -1,17 +1,18 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebLoader
 import WebsiteDataStore
 
 /// Every way a load fails surfaces as the right typed error, with curl's
 /// code where curl failed.
-@Suite(.timeLimit(.minutes(2))) struct LoadFailureTests {
+@Suite(.hangGuard) struct LoadFailureTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   func load(_ url: String, configuration: LoadConfiguration? = nil, headers: [HTTPHeader] = [])

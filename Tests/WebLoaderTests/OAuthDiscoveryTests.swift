@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
@@ -7,12 +8,12 @@ import WebsiteDataStore
 
 /// Provider discovery (OpenID Connect Discovery §4, RFC 8414 §3) against
 /// the loopback server over TLS, and the authorization request.
-@Suite(.timeLimit(.minutes(2))) struct OAuthDiscoveryTests {
+@Suite(.hangGuard) struct OAuthDiscoveryTests {
   let server: TestServer
   let session: WebLoaderSession
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
     session = try WebLoaderSession(
       store: .nonPersistent(), configuration: server.configuration())
   }

@@ -2,6 +2,7 @@ import CookieCore
 import CookieInterchange
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import TestScratch
 import Testing
 import WebLoader
@@ -12,11 +13,11 @@ import WebsiteDataStore
 /// keeps them in memory and never writes them, as Chromium keeps its
 /// nonce partitions. (Both cookies here have a Max-Age: session cookies
 /// are not written either.)
-@MainActor @Suite(.timeLimit(.minutes(2))) struct OpaquePartitionTests {
+@MainActor @Suite(.hangGuard) struct OpaquePartitionTests {
   let server: TestServer
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   @Test func aPersistentStoreDoesNotWriteAnOpaquePagesPartitionedCookies() async throws {

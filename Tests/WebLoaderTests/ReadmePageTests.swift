@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebLoader
 import WebsiteDataStore
@@ -7,9 +8,9 @@ import WebsiteDataStore
 /// The README's scratch-session example, as a test: the same code against
 /// the loopback server (its host names resolved to 127.0.0.1 and its test CA
 /// trusted, which a real site does not need).
-@MainActor @Suite(.timeLimit(.minutes(3))) struct ReadmePageTests {
+@MainActor @Suite(.hangGuard) struct ReadmePageTests {
   @Test func scratchSession() async throws {
-    let server = try TestServer.shared()
+    let server = try await TestServer.shared()
     let key = uniqueKey("readme")
     let final = server.page(
       "https", "www.site.example", html: "<title>Example Domain</title><img src=/pixel.gif>",

@@ -1,18 +1,19 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebLoader
 import WebsiteDataStore
 
 /// Redirects followed as browsers follow them, against the loopback server.
-@Suite(.timeLimit(.minutes(2))) struct RedirectTests {
+@Suite(.hangGuard) struct RedirectTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
   let loader: WebLoaderSession
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
     loader = try WebLoaderSession(store: store, configuration: server.configuration())
   }
 

@@ -2,6 +2,7 @@ import CookieCore
 import Foundation
 import FoundationNetworking
 import LoopbackTestServer
+import ProcessHarness
 import Synchronization
 import Testing
 import WebLoader
@@ -45,12 +46,12 @@ private final class Gate: Sendable {
 /// (WebKit's `decidePolicyFor navigationResponse`). `/stall` sends a head
 /// and a body that never ends, so a load that read the body would never
 /// finish (the suite's time limit would fail it).
-@Suite(.timeLimit(.minutes(2))) struct ResponseDecisionTests {
+@Suite(.hangGuard) struct ResponseDecisionTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   func session() throws -> WebLoaderSession {

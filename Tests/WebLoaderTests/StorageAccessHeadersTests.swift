@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
@@ -11,12 +12,12 @@ import WebsiteDataStore
 /// `Activate-Storage-Access: retry` answered by sending the request again
 /// with the grant in use, `load` activating a `WebPage` frame's document,
 /// and a grant letting a frame's cookie through until it expires.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct StorageAccessHeadersTests {
+@MainActor @Suite(.hangGuard) struct StorageAccessHeadersTests {
   let server: TestServer
   static let start = Date(timeIntervalSince1970: 2_000_000_000)
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   @Test(arguments: [

@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
@@ -10,12 +11,12 @@ import WebsiteDataStore
 /// over the loopback server under several host names, the loader recording
 /// where a third party is embedded and which sites redirect, and the
 /// classification then blocking the tracker's cookies.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct TrackingPreventionLoaderTests {
+@MainActor @Suite(.hangGuard) struct TrackingPreventionLoaderTests {
   let server: TestServer
   let store: WebsiteDataStore
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
     var configuration = CookieJarConfiguration.browser
     // Third parties get their cookies, so that only tracking prevention
     // blocks them.

@@ -11,8 +11,12 @@ import WebsiteDataStore
 /// URLSession has no resolve overrides: the two sites are `127.0.0.1` and
 /// `localhost`, on plain HTTP.
 @Suite struct URLSessionCookieBridgeTests {
-  static func url(_ host: String, _ path: String) throws -> URL {
-    try #require(URL(string: try TestServer.shared().origin("http", host) + path))
+  let server: TestServer
+
+  init() async throws { server = try await TestServer.shared() }
+
+  func url(_ host: String, _ path: String) throws -> URL {
+    try #require(URL(string: server.origin("http", host) + path))
   }
 
   /// `/set` (or `/redirect`) with `cookies` as its `Set-Cookie` lines.
@@ -35,7 +39,7 @@ import WebsiteDataStore
       ["early=1; Path=/; Expires=Wed, 09 Jun 2100 10:18:14 GMT", "hop=2; Path=/; HttpOnly"],
       "&to=" + target.queryEncoded)
     let (data, response) = try await bridge.data(
-      for: URLRequest(url: try Self.url("127.0.0.1", first)))
+      for: URLRequest(url: try url("127.0.0.1", first)))
     #expect(response.statusCode == 200)
     // The redirected request carried the redirect's cookies.
     #expect(try Self.sentCookie(data) == "early=1; hop=2")
@@ -44,7 +48,7 @@ import WebsiteDataStore
     #expect(stored.first { $0.name == "early" }?.expiresAt != nil)
     #expect(stored.first { $0.name == "hop" }?.isHTTPOnly == true)
     // And the next request sends all three, in the store's order.
-    let (echo, _) = try await bridge.data(for: URLRequest(url: try Self.url("127.0.0.1", "/echo")))
+    let (echo, _) = try await bridge.data(for: URLRequest(url: try url("127.0.0.1", "/echo")))
     #expect(try Self.sentCookie(echo) == "early=1; hop=2; third=3")
   }
 
@@ -57,18 +61,18 @@ import WebsiteDataStore
     let bridge = URLSessionCookieBridge(store: store)
     _ = try await bridge.data(
       for: URLRequest(
-        url: try Self.url(
+        url: try url(
           "127.0.0.1", Self.path("/set", ["strict=1; SameSite=Strict", "lax=1; SameSite=Lax"]))))
-    let (same, _) = try await bridge.data(for: URLRequest(url: try Self.url("127.0.0.1", "/echo")))
+    let (same, _) = try await bridge.data(for: URLRequest(url: try url("127.0.0.1", "/echo")))
     #expect(try Self.sentCookie(same) == "strict=1; lax=1")
 
-    let back = try Self.url("127.0.0.1", "/echo").absoluteString
+    let back = try url("127.0.0.1", "/echo").absoluteString
     let (redirected, _) = try await bridge.data(
-      for: URLRequest(url: try Self.url("localhost", "/redirect?to=" + back.queryEncoded)))
+      for: URLRequest(url: try url("localhost", "/redirect?to=" + back.queryEncoded)))
     #expect(try Self.sentCookie(redirected) == "lax=1")
 
-    var subresource = URLRequest(url: try Self.url("127.0.0.1", "/echo"))
-    subresource.mainDocumentURL = try Self.url("localhost", "/")
+    var subresource = URLRequest(url: try url("127.0.0.1", "/echo"))
+    subresource.mainDocumentURL = try url("localhost", "/")
     let (embedded, _) = try await bridge.data(for: subresource)
     #expect(try Self.sentCookie(embedded) == nil)
   }
@@ -79,7 +83,7 @@ import WebsiteDataStore
     let store = WebsiteDataStore.nonPersistent()
     let bridge = URLSessionCookieBridge(store: store)
     var request = URLRequest(
-      url: try Self.url("127.0.0.1", Self.path("/set", ["__Host-x=1; Path=/", "ok=1"])))
+      url: try url("127.0.0.1", Self.path("/set", ["__Host-x=1; Path=/", "ok=1"])))
     request.setValue("forged=1", forHTTPHeaderField: "Cookie")
     let (data, _) = try await bridge.data(for: request)
     #expect(try Self.sentCookie(data) == nil)
@@ -89,7 +93,7 @@ import WebsiteDataStore
 
   @Test func cancellingTheCallerCancelsTheTask() async throws {
     let bridge = URLSessionCookieBridge(store: .nonPersistent())
-    let url = try Self.url("127.0.0.1", "/sleep?ms=20000")
+    let url = try self.url("127.0.0.1", "/sleep?ms=20000")
     let load = Task { try await bridge.data(for: URLRequest(url: url)) }
     try await Task.sleep(for: .milliseconds(200))
     load.cancel()

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
@@ -10,10 +11,10 @@ import WebsiteDataStore
 /// cookie and token, a consent form): the whole flow for public and
 /// confidential clients, the refresh grant, and each failure a provider or
 /// an attacker can cause. No error holds a token, code or password.
-@MainActor @Suite(.timeLimit(.minutes(3))) struct WebAuthenticationSessionTests {
+@MainActor @Suite(.hangGuard) struct WebAuthenticationSessionTests {
   let provider: OAuthProvider
 
-  init() throws { provider = try OAuthProvider.shared() }
+  init() async throws { provider = try await OAuthProvider.shared() }
 
   /// The error `work` throws, checked to be an ``OAuthError`` that holds
   /// no secret.

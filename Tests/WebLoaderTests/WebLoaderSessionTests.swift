@@ -1,18 +1,19 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebLoader
 import WebsiteDataStore
 
 /// Loads against the loopback test server: cookies on every hop, user agent,
 /// methods and bodies.
-@Suite(.timeLimit(.minutes(2))) struct WebLoaderSessionTests {
+@Suite(.hangGuard) struct WebLoaderSessionTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   func session(userAgent: String? = "WebLoaderTests/1") throws -> WebLoaderSession {

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebLoader
 import WebsiteDataStore
@@ -78,12 +79,12 @@ struct TableSchemeHandler: URLSchemeHandler {
 }
 
 /// The navigation decider and custom scheme handlers.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct WebPageDeciderTests {
+@MainActor @Suite(.hangGuard) struct WebPageDeciderTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   @Test func deciderCancellingTheNavigationActionSendsNothing() async throws {

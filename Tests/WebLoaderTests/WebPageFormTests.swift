@@ -1,6 +1,7 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
@@ -33,12 +34,12 @@ struct FormEcho: Decodable {
 /// `WebPage.submit(_:using:)` against the loopback server: the request a
 /// filled form makes, decoded by Python's parsers, and the cookies a
 /// same-site or cross-site submission carries.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct WebPageFormTests {
+@MainActor @Suite(.hangGuard) struct WebPageFormTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   func makePage(decider: RecordingDecider? = nil) -> WebPage {

@@ -1,16 +1,17 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebLoader
 import WebsiteDataStore
 
 /// The back/forward list, reload, and stopping navigations.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct WebPageHistoryTests {
+@MainActor @Suite(.hangGuard) struct WebPageHistoryTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   func load(_ page: WebPage, _ title: String, key: String) async throws -> URL {

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebsiteDataStore
 
@@ -8,12 +9,12 @@ import WebsiteDataStore
 /// Declarative refreshes followed by a `WebPage` as client redirects,
 /// within the navigation, against the loopback server; and a self-posting
 /// page submitted.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct WebPageRefreshTests {
+@MainActor @Suite(.hangGuard) struct WebPageRefreshTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   func makePage(decider: RecordingDecider? = nil, maximumDelay: Int? = 10) -> WebPage {

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackTestServer
 import Observation
+import ProcessHarness
 import Synchronization
 import Testing
 import WebsiteDataStore
@@ -10,12 +11,12 @@ import WebsiteDataStore
 /// `WebPage` used as WebKit's is, the way programs written for WebKit
 /// expect: errors matched as enum cases, `for try await` over
 /// `navigations`, a stateful decider class, `canGoBack`/`canGoForward`.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct WebPageSeedUsageTests {
+@MainActor @Suite(.hangGuard) struct WebPageSeedUsageTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   func makePage(decider: (any NavigationDeciding)? = nil) -> WebPage {

@@ -1,17 +1,18 @@
 import CookieCore
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 import WebLoader
 import WebsiteDataStore
 
 /// Subresources fetched as a browser fetches them: third-party cookie
 /// policies, partitioned cookies (CHIPS), iframes, headers, concurrency.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct WebPageSubresourceTests {
+@MainActor @Suite(.hangGuard) struct WebPageSubresourceTests {
   let server: TestServer
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   /// One row: a policy, the cookies a third party ends up with, and what it

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 import LoopbackTestServer
 import Observation
+import ProcessHarness
 import Synchronization
 import Testing
 import WebsiteDataStore
@@ -11,12 +12,12 @@ import WebsiteDataStore
 
 /// Navigations of a `WebPage` against the loopback test server: events,
 /// state after load, user agent, documents given as HTML or data, failures.
-@MainActor @Suite(.timeLimit(.minutes(2))) struct WebPageTests {
+@MainActor @Suite(.hangGuard) struct WebPageTests {
   let server: TestServer
   let store = WebsiteDataStore.nonPersistent()
 
-  init() throws {
-    server = try TestServer.shared()
+  init() async throws {
+    server = try await TestServer.shared()
   }
 
   func makePage(loadsSubresources: Bool = false) -> WebPage {
@@ -259,7 +260,7 @@ import WebsiteDataStore
 
 /// The page's state is observable (Observation), and the default store is
 /// the `sitedata` tool's.
-@MainActor @Suite(.timeLimit(.minutes(3))) struct WebPageStateTests {
+@MainActor @Suite(.hangGuard) struct WebPageStateTests {
   @Test func titleChangesAreObservable() async throws {
     let page = WebPage(configuration: .init(websiteDataStore: .nonPersistent()))
     let changed = Mutex(false)

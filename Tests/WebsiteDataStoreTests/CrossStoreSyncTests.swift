@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import ProcessHarness
 import Testing
 
 @testable import WebsiteDataStore
@@ -9,7 +10,7 @@ import Testing
 /// (Migrations/0005): each applies only the rows and removals the others
 /// committed, never its own, and publishes them to its observers with origin
 /// `.elsewhere`.
-@Suite(.timeLimit(.minutes(3))) struct CrossStoreSyncTests {
+@Suite(.hangGuard) struct CrossStoreSyncTests {
   typealias Support = FaultTestSupport
 
   /// A change as "cause name=value origin" (test values only).

@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import ProcessHarness
 import Testing
 
 @testable import WebsiteDataStore
@@ -7,7 +8,7 @@ import Testing
 /// `HSTSStore.changes()`: every entry stored and removed, in order, this
 /// store's own and, for a persistent store, another store's on the same
 /// file (origin `.elsewhere`).
-@Suite(.timeLimit(.minutes(3))) struct HSTSChangeTests {
+@Suite(.hangGuard) struct HSTSChangeTests {
   typealias Support = FaultTestSupport
 
   static func summary(_ change: HSTSChange) -> String {

@@ -1,5 +1,6 @@
 import CookieCore
 import Foundation
+import ProcessHarness
 import Testing
 
 @testable import WebsiteDataStore
@@ -11,7 +12,7 @@ import Testing
 /// which prints `ack c<i>` after each write to a persistent store returns.
 /// SIGKILL gives it no chance to clean up: no close, no checkpoint, a write
 /// (or a group commit of several) possibly half done.
-@Suite(.timeLimit(.minutes(3))) struct PersistentStoreCrashTests {
+@Suite(.hangGuard) struct PersistentStoreCrashTests {
   /// The writer raises the whole-jar limit so that nothing is evicted; the
   /// reader does the same.
   static var configuration: CookieJarConfiguration {

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 
 @testable import WebsiteDataStore
@@ -8,11 +9,11 @@ import Testing
 /// (Debian's PostgreSQL, initdb'd into a temporary folder by the test
 /// fixture): binary parameters and results, SQLSTATEs, transactions,
 /// failures that never repeat the password, and a server that goes away.
-@Suite(.timeLimit(.minutes(2))) struct PostgresConnectionTests {
+@Suite(.hangGuard) struct PostgresConnectionTests {
   let server: TestPostgres
 
-  init() throws {
-    server = try TestPostgres.shared()
+  init() async throws {
+    server = try await TestPostgres.shared()
   }
 
   /// A table of this test's own.
@@ -144,7 +145,7 @@ import Testing
   }
 
   @Test func aServerThatStopsLosesTheConnection() async throws {
-    let own = try TestPostgres()
+    let own = try await TestPostgres.start()
     let database = try await PostgresDatabase(own.url())
     #expect(
       try await database.withConnection { connection in
@@ -172,11 +173,11 @@ import Testing
 /// `LISTEN`/`NOTIFY` between two real sessions: delivered after commit
 /// only, with the payload and the sender's process, never after a
 /// rollback, and a wait that times out empty.
-@Suite(.timeLimit(.minutes(2))) struct PostgresNotificationTests {
+@Suite(.hangGuard) struct PostgresNotificationTests {
   let server: TestPostgres
 
-  init() throws {
-    server = try TestPostgres.shared()
+  init() async throws {
+    server = try await TestPostgres.shared()
   }
 
   @Test func aNotificationArrivesOnceItsTransactionCommits() async throws {

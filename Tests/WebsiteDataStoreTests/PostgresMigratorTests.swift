@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+import ProcessHarness
 import Testing
 
 @testable import WebsiteDataStore
@@ -8,11 +9,11 @@ import Testing
 /// build time) against a real server: applied once each with their ledger
 /// rows, a newer or disagreeing ledger refused untouched, and clients
 /// migrating one database at once.
-@Suite(.timeLimit(.minutes(2))) struct PostgresMigratorTests {
+@Suite(.hangGuard) struct PostgresMigratorTests {
   let server: TestPostgres
 
-  init() throws {
-    server = try TestPostgres.shared()
+  init() async throws {
+    server = try await TestPostgres.shared()
   }
 
   /// A fresh database of this test's own, and a connection to it.

@@ -11,7 +11,7 @@ import Testing
 /// what is stored hold when clients race, the server sees nothing it should
 /// not, and what is not ours is never written. (The shared suites also run
 /// against PostgreSQL: ``StoreKind/postgreSQL``.)
-@Suite(.timeLimit(.minutes(3))) struct PostgresStoreTests {
+@Suite(.hangGuard) struct PostgresStoreTests {
   typealias Support = FaultTestSupport
 
   /// Opens the store at `location` (creating it unless `create` is false),
@@ -117,7 +117,7 @@ import Testing
   /// What the server keeps (its data folder, a `pg_dump`) holds no cookie
   /// name, value, domain or path, nor an HSTS host.
   @Test func theServerSeesNoPlaintext() async throws {
-    let server = try TestPostgres.shared()
+    let server = try await TestPostgres.shared()
     let location = try await TestSupport.postgresLocation()
     let store = try await Self.open(location)
     let page = try Support.context("https://plaintext-canary-site.example/canary-path/")
@@ -251,7 +251,7 @@ import Testing
 
   /// The password never shows: not in the store's path, nor in an error.
   @Test func thePasswordNeverShows() async throws {
-    let server = try TestPostgres.shared()
+    let server = try await TestPostgres.shared()
     let location = try await TestSupport.postgresLocation()
     let store = try await Self.open(location)
     #expect(store.path?.contains(server.password) == false)
@@ -272,7 +272,7 @@ import Testing
   /// over TLS; without the CA, or `require` against a server without TLS,
   /// the store does not open (nothing sent in the clear).
   @Test func sslmodeIsHonoured() async throws {
-    let server = try TestPostgres(tls: true)
+    let server = try await TestPostgres.start(tls: true)
     defer { Task { await server.stop() } }
     let ca = try #require(server.certificateAuthority)
     let key = KeySource.keyFile(try TestSupport.temporaryFolder() + "/store.key")
@@ -287,7 +287,7 @@ import Testing
     await #expect(throws: WebsiteDataStoreError(.unavailable, "")) {
       try await Self.open((unverifiable, key), create: false)
     }
-    let plain = try TestPostgres.shared()
+    let plain = try await TestPostgres.shared()
     await #expect(throws: WebsiteDataStoreError(.unavailable, "")) {
       try await Self.open((plain.url(sslmode: "require"), key), create: false)
     }
@@ -345,8 +345,8 @@ import Testing
 
   /// The server restarting cuts every client off; the next call connects
   /// again and nothing acknowledged is lost.
-  @Test(.timeLimit(.minutes(2))) func aServerRestartLosesNoAcknowledgedWrite() async throws {
-    let server = try TestPostgres()
+  @Test(.hangGuard) func aServerRestartLosesNoAcknowledgedWrite() async throws {
+    let server = try await TestPostgres.start()
     defer { Task { await server.stop() } }
     let admin = try await PostgresDatabase(server.url())
     try await admin.withConnection { try $0.execute("CREATE SCHEMA restart") }
@@ -358,7 +358,7 @@ import Testing
     let store = try await Self.open(location)
     var acknowledged: [String] = []
     for index in 0..<20 {
-      if index == 10 { try server.restart() }
+      if index == 10 { try await server.restart() }
       do {
         try await Support.set("c\(index)", "1", in: store)
         acknowledged.append("c\(index)")
@@ -377,7 +377,7 @@ import Testing
   /// A write the server cannot store (its files may not grow: as on a
   /// full disk) fails with a clear error and is not half applied.
   @Test func aWriteTheServerCannotStoreIsNotHalfApplied() async throws {
-    let server = try TestPostgres(fileLimit: 20 * 1024 * 1024)
+    let server = try await TestPostgres.start(fileLimit: 20 * 1024 * 1024)
     defer { Task { await server.stop() } }
     let location = (
       url: server.url(), key: KeySource.keyFile(try TestSupport.temporaryFolder() + "/store.key")

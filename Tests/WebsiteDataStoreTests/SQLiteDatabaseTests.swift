@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 import TestScratch
 import Testing
 
@@ -64,7 +65,7 @@ struct SQLiteDatabaseTests {
     try await database.write { try $0.run("INSERT INTO t VALUES (1)") }
   }
 
-  @Test("Cancelling the calling task interrupts a long query", .timeLimit(.minutes(3)))
+  @Test("Cancelling the calling task interrupts a long query", .hangGuard)
   func cancellationInterrupts() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }
@@ -91,7 +92,7 @@ struct SQLiteDatabaseTests {
     try await database.write { try $0.execute("CREATE TABLE after (x)") }
   }
 
-  @Test("A cancelled write is rolled back", .timeLimit(.minutes(3)))
+  @Test("A cancelled write is rolled back", .hangGuard)
   func cancelledWriteRollsBack() async throws {
     let folder = try TemporaryFolder("sqlite")
     defer { folder.remove() }

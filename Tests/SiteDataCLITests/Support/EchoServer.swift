@@ -16,8 +16,12 @@ final class EchoServer {
     .appendingPathComponent("cookie_echo_server.py").path
 
   /// Starts the server and waits for its `port N` line.
-  init() throws {
-    process = try ServerScript(Self.script)
+  static func start() async throws -> EchoServer {
+    try EchoServer(process: try await ServerScript.start(script))
+  }
+
+  private init(process: ServerScript) throws {
+    self.process = process
     let text = process.firstLine
     guard text.hasPrefix("port "), let port = Int(text.dropFirst(5)) else {
       process.stop()

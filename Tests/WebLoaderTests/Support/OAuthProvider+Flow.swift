@@ -8,7 +8,7 @@ extension OAuthProvider {
   /// hosts) with the provider's port resolved to 127.0.0.1 too; no store,
   /// so the flow makes its own non-persistent one.
   func pageConfiguration() throws -> WebPage.Configuration {
-    var transport = try TestServer.shared().configuration(userAgent: nil)
+    var transport = try server.configuration(userAgent: nil)
     transport.resolveOverrides.append(
       ResolveOverride(host: Self.host, port: port, address: "127.0.0.1"))
     return WebPage.Configuration(transport: transport)

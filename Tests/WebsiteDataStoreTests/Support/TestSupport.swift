@@ -37,7 +37,7 @@ enum TestSupport {
   /// shared server (``TestPostgres/shared()``), named in the connection
   /// string's `search_path`, and a key file in a temporary folder.
   static func postgresLocation() async throws -> (url: String, key: KeySource) {
-    let server = try TestPostgres.shared()
+    let server = try await TestPostgres.shared()
     let schema = "s" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     let admin = try await PostgresDatabase(server.url())
     try await admin.withConnection { try $0.execute("CREATE SCHEMA \(schema)") }
