@@ -7,8 +7,8 @@ extension OAuthProvider {
   /// Page settings for the provider: the test server's (its CA, its
   /// hosts) with the provider's port resolved to 127.0.0.1 too; no store,
   /// so the flow makes its own non-persistent one.
-  func pageConfiguration() throws -> WebPage.Configuration {
-    var transport = try server.configuration(userAgent: nil)
+  func pageConfiguration() -> WebPage.Configuration {
+    var transport = server.configuration(userAgent: nil)
     transport.resolveOverrides.append(
       ResolveOverride(host: Self.host, port: port, address: "127.0.0.1"))
     return WebPage.Configuration(transport: transport)
@@ -25,7 +25,7 @@ extension OAuthProvider {
       provider: .issuer(issuer),
       client: try OAuthClient(
         id: id, redirectURI: URL(string: redirectURI)!, authentication: authentication),
-      scopes: scopes, loginDriver: driver, configuration: try pageConfiguration())
+      scopes: scopes, loginDriver: driver, configuration: pageConfiguration())
   }
 
   /// Alice's user name and password, and the consent page's Authorize.
