@@ -84,12 +84,15 @@ public final class TestPostgres: Sendable {
   }
 
   /// A `postgresql://` URI for `database` (`postgres`, which every cluster
-  /// has, by default), with the password.
+  /// has, by default), with the password. Its `connect_timeout` is a
+  /// minute: it only bounds a connection that hangs, and must not fail one
+  /// that waits its turn behind the test run's others on a loaded machine
+  /// (the tests of timeouts set their own).
   public func url(
     database: String = "postgres", password: String? = nil, sslmode: String = "disable"
   ) -> String {
     "postgresql://\(user):\(password ?? self.password)@127.0.0.1:\(port)/\(database)"
-      + "?sslmode=\(sslmode)&connect_timeout=10"
+      + "?sslmode=\(sslmode)&connect_timeout=60"
   }
 
   /// Stops the server and removes its folder; returns once both are done.

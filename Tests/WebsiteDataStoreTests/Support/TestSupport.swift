@@ -39,9 +39,7 @@ enum TestSupport {
   static func postgresLocation() async throws -> (url: String, key: KeySource) {
     let server = try await TestPostgres.shared()
     let schema = "s" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-    let admin = try await PostgresDatabase(server.url())
-    try await admin.withConnection { try $0.execute("CREATE SCHEMA \(schema)") }
-    await admin.close()
+    try await postgresAdmin.value.withConnection { try $0.execute("CREATE SCHEMA \(schema)") }
     let url = server.url() + "&options=-csearch_path%3D" + schema
     let folder = try temporaryFolder()
     let location = (url: url, key: KeySource.keyFile(folder + "/keys/store.key"))
@@ -50,6 +48,10 @@ enum TestSupport {
     postgresLocations.withLock { $0[redacted] = location }
     return location
   }
+
+  /// The connection that makes the schemas of ``postgresLocation()``: one
+  /// for the test process, not one per store.
+  static let postgresAdmin = Task { try await PostgresDatabase(TestPostgres.shared().url()) }
 
   /// The PostgreSQL locations made by ``postgresLocation()``, by the store
   /// path they show.
@@ -82,9 +84,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         options: PersistentStoreOptions(keepsSessionCookies: true), clock: clock)
     case .postgreSQL:
       let location = try await TestSupport.postgresLocation()
-      return try await WebsiteDataStore.persistent(
-        postgreSQL: location.url, key: location.key, configuration: configuration,
-        options: PersistentStoreOptions(keepsSessionCookies: true), clock: clock)
+      return try await PostgresOpeningGate.shared.inTurn {
+        try await WebsiteDataStore.persistent(
+          postgreSQL: location.url, key: location.key, configuration: configuration,
+          options: PersistentStoreOptions(keepsSessionCookies: true), clock: clock)
+      }
     }
   }
 
@@ -97,10 +101,12 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
       let location = TestSupport.postgresLocations.withLock({ $0[path] })
     {
       await store.close()
-      return try await WebsiteDataStore.persistent(
-        postgreSQL: location.url, key: location.key, configuration: configuration,
-        options: PersistentStoreOptions(keepsSessionCookies: true, createIfMissing: false),
-        clock: clock)
+      return try await PostgresOpeningGate.shared.inTurn {
+        try await WebsiteDataStore.persistent(
+          postgreSQL: location.url, key: location.key, configuration: configuration,
+          options: PersistentStoreOptions(keepsSessionCookies: true, createIfMissing: false),
+          clock: clock)
+      }
     }
     guard self == .persistent, let path = store.path else { return store }
     await store.flush()
