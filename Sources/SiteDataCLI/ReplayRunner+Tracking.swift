@@ -81,7 +81,8 @@ extension ReplayRunner {
   func runTrackingPrevention(dryRun: Bool) async throws(CLIError) -> Set<String> {
     // Which removals are a tracker's (the others are bounce trackers'),
     // asked before the run changes anything.
-    let trackers = Set(await store.resourceLoadStatistics.removalPlan().candidates.map(\.domain))
+    let trackers = Set(
+      await store.resourceLoadStatistics.removalPlan(storageHolders: []).candidates.map(\.domain))
     let report: TrackingPreventionReport
     do {
       report = try await store.runTrackingPrevention(dryRun: dryRun)

@@ -6,7 +6,8 @@ enum SiteData {
   /// Every command, in the order `sitedata help` lists them.
   static var commands: [any Command.Type] {
     [
-      HelpCommand.self, FetchCommand.self, CookiesCommand.self, RecordsCommand.self,
+      HelpCommand.self, FetchCommand.self, CookiesCommand.self, StorageCommand.self,
+      RecordsCommand.self,
       RemoveCommand.self,
       KeyCommand.self, PolicyCommand.self, TrackingCommand.self, StoresCommand.self,
       StoreCommand.self,

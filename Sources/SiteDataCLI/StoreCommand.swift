@@ -134,8 +134,9 @@ enum StoreCommand: Command {
       let copied = try await from.copy(to: to)
       await to.close()
       Console.out(
-        "copied \(copied.cookies) cookies and \(copied.hstsEntries) HSTS entries"
-          + " from \(source.displayName) to \(target.displayName)\n")
+        "copied \(copied.cookies) cookies, \(copied.hstsEntries) HSTS entries and"
+          + " \(copied.webStorageItems) web storage items from \(source.displayName) to \(target.displayName)\n"
+      )
       return .success
     } catch {
       throw .failure("cannot copy to \(target.displayName): \(StoreErrorText.reason(error))")

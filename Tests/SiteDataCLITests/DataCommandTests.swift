@@ -16,10 +16,10 @@ import Testing
     let table = try await sandbox.succeed(["records"])
     #expect(
       table.stdout == """
-        SITE         TYPES
-        127.0.0.1    cookies
-        example.com  cookies
-        shop.test    cookies
+        SITE         TYPES    SIZE
+        127.0.0.1    cookies  2 B
+        example.com  cookies  4 B
+        shop.test    cookies  2 B
 
         """)
     let json = try await sandbox.succeed(["records", "--json", "--types", "cookies"])
@@ -27,6 +27,8 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(json.stdoutBytes)) as? [[String: Any]])
     #expect(array.map { $0["site"] as? String } == ["127.0.0.1", "example.com", "shop.test"])
     #expect(array.first?["types"] as? [String] == ["cookies"])
+    #expect(array.map { $0["size"] as? Int } == [2, 4, 2])
+    #expect(array[1]["sizes"] as? [String: Int] == ["cookies": 4])
     let hsts = try await sandbox.succeed(["records", "--types", "hsts"])
     #expect(hsts.stdout == "No data.\n")
     let none = try CLISandbox()
@@ -40,7 +42,7 @@ import Testing
     ])
     #expect(outcome.stdout == "removed cookies data (3 cookies)\n")
     let records = try await sandbox.succeed(["records"])
-    #expect(records.stdout == "SITE       TYPES\nshop.test  cookies\n")
+    #expect(records.stdout == "SITE       TYPES    SIZE\nshop.test  cookies  2 B\n")
   }
 
   /// A CHIPS cookie of `embed.test` under the top-level site `news.test` is
@@ -54,11 +56,17 @@ import Testing
     let records = try await sandbox.succeed(["records"])
     #expect(
       records.stdout
-        == "SITE        TYPES\nembed.test  cookies\nnews.test   cookies\nother.test  cookies\n")
+        == """
+        SITE        TYPES    SIZE
+        embed.test  cookies  5 B
+        news.test   cookies  5 B
+        other.test  cookies  2 B
+
+        """)
     let outcome = try await sandbox.succeed(["remove", "--types", "cookies", "--site", "news.test"])
     #expect(outcome.stdout == "removed cookies data (1 cookie)\n")
     let after = try await sandbox.succeed(["records"])
-    #expect(after.stdout == "SITE        TYPES\nother.test  cookies\n")
+    #expect(after.stdout == "SITE        TYPES    SIZE\nother.test  cookies  2 B\n")
   }
 
   @Test func removeSinceAndAll() async throws {

@@ -100,6 +100,45 @@ import Testing
     #expect(due.removals.map(\.domain) == ["tracker.example"])
   }
 
+  /// WebKit's 7-day cap on script-writable storage: the web storage of any
+  /// site without user interaction over the last seven operating days goes
+  /// (its cookies stay), whether or not tracking prevention ever saw it
+  /// load; a site the user interacted with within them keeps it.
+  @Test func webStorageOfSitesWithoutInteractionGoesAfterSevenOperatingDays() async throws {
+    let fixture = Fixture()
+    let store = fixture.store
+    let cookies = store.httpCookieStore
+    for site in ["quiet.example", "visited.example"] {
+      let url = try fixture.url("https://\(site)/")
+      try await cookies.processResponse(
+        setCookieHeaders: ["id=1; Max-Age=31536000"], for: .navigation(to: url))
+      try await store.webStorageStore.area(store.storageKey(for: url)).setItem("k", "v")
+      store.resourceLoadStatistics.recordLoad(of: url, underTopFrame: url, isFrame: false)
+    }
+    await store.resourceLoadStatistics.recordUserInteraction(
+      with: try fixture.url("https://visited.example/"))
+    // The quiet site never had an interaction; the visited one had it now.
+    let now = try await store.runTrackingPrevention(dryRun: true)
+    #expect(now.removals.map(\.domain) == ["quiet.example"])
+    // Eight days of use later the visited site is due too, unless the user
+    // interacted with it again within them.
+    for _ in 0..<8 {
+      fixture.clock.advance(by: 86_400)
+      fixture.embed("other\(Int.random(in: 0..<1_000_000)).example")
+    }
+    let later = try await store.runTrackingPrevention(dryRun: true)
+    #expect(later.removals.map(\.domain) == ["quiet.example", "visited.example"])
+    await store.resourceLoadStatistics.recordUserInteraction(
+      with: try fixture.url("https://visited.example/"))
+    let report = try await store.runTrackingPrevention()
+    #expect(report.removals.map(\.domain) == ["quiet.example"])
+    #expect(report.removals.first?.dataTypes == [.localStorage])
+    #expect(report.removals.first?.reason.contains("script-writable storage") == true)
+    #expect(
+      await store.dataRecords(ofTypes: [.localStorage]).map(\.displayName) == ["visited.example"])
+    #expect(await cookies.count == 2)
+  }
+
   @Test func dataAStoreHeldBeforeTrackingPreventionIsGrandfathered() async throws {
     let location = try TestSupport.storeLocation()
     let clock = ManualStoreClock(Self.start)

@@ -1,21 +1,23 @@
 import CookieCore
 
 /// The SQLite file of a persistent store (``StoreFile``): one database, with
-/// its cookie and HSTS backends, which share the file's codec.
+/// its cookie, HSTS and web storage backends, which share the file's codec.
 final class SQLiteStoreFile: StoreFile {
   let database: SQLiteDatabase
   let cookies: SQLiteCookieBackend
   let hsts: SQLiteHSTSBackend
+  let webStorage: SQLiteWebStorageBackend
   /// For the site hashes of re-sealed HSTS rows.
   private let facts: any DomainFacts
 
   init(
     database: SQLiteDatabase, cookies: SQLiteCookieBackend, hsts: SQLiteHSTSBackend,
-    facts: any DomainFacts
+    webStorage: SQLiteWebStorageBackend, facts: any DomainFacts
   ) {
     self.database = database
     self.cookies = cookies
     self.hsts = hsts
+    self.webStorage = webStorage
     self.facts = facts
   }
 
@@ -27,11 +29,13 @@ final class SQLiteStoreFile: StoreFile {
 
   func reencrypt(to newKey: KeySource) async throws {
     await hsts.drain()
+    await webStorage.drain()
     let facts = facts
     try await cookies.reencrypt(newKey: newKey) { connection, old, new in
       try SQLiteHSTSBackend.reseal(connection, from: old, to: new) {
         CookieDomain.siteKey(of: $0, facts: facts)
       }
+      try SQLiteWebStorageBackend.reseal(connection, from: old, to: new)
       try SQLiteStoreSettings.reseal(connection, from: old, to: new)
     }
   }
@@ -73,6 +77,7 @@ final class SQLiteStoreFile: StoreFile {
   func flush() async {
     await cookies.drain()
     await hsts.drain()
+    await webStorage.drain()
   }
 
   /// Its last connection checkpoints the WAL into the file.

@@ -2,22 +2,25 @@ import CookieCore
 
 /// A store on a PostgreSQL server as a whole (``StoreFile``): its key
 /// record and settings in `store_meta`, re-keying and re-encryption in one
-/// transaction, the schema check, and the cookie and HSTS backends and
-/// change listener it closes.
+/// transaction, the schema check, and the cookie, HSTS and web storage
+/// backends and change listener it closes.
 final class PostgresStoreFile: StoreFile {
   let database: PostgresDatabase
   let cookies: PostgresCookieBackend
   let hsts: PostgresHSTSBackend
+  let webStorage: PostgresWebStorageBackend
   let listener: PostgresChangeListener
   private let facts: any DomainFacts
 
   init(
     database: PostgresDatabase, cookies: PostgresCookieBackend, hsts: PostgresHSTSBackend,
-    listener: PostgresChangeListener, facts: any DomainFacts
+    webStorage: PostgresWebStorageBackend, listener: PostgresChangeListener,
+    facts: any DomainFacts
   ) {
     self.database = database
     self.cookies = cookies
     self.hsts = hsts
+    self.webStorage = webStorage
     self.listener = listener
     self.facts = facts
   }
@@ -34,9 +37,9 @@ final class PostgresStoreFile: StoreFile {
     }
   }
 
-  /// Every readable cookie, HSTS entry and setting sealed again under a new
-  /// data key, with the new key record, in one transaction that holds both
-  /// change sequences (no other client writes meanwhile). Other clients
+  /// Every readable cookie, HSTS entry, web storage item and setting sealed
+  /// again under a new data key, with the new key record, in one
+  /// transaction that holds every change sequence (no other client writes meanwhile). Other clients
   /// still holding the old key read the new rows as damaged until they
   /// open the store again, with the new key.
   func reencrypt(to newKey: KeySource) async throws {
@@ -54,6 +57,7 @@ final class PostgresStoreFile: StoreFile {
           try connection.transaction {
             let sequence = try PostgresChangeSequence.next(.cookies, on: connection)
             _ = try PostgresChangeSequence.next(.hsts, on: connection)
+            _ = try PostgresChangeSequence.next(.webStorage, on: connection)
             try PostgresAdvisoryLock.meta.take(on: connection)
             let snapshot = try PostgresCookieRows.readAll(connection)
             var readable: [Cookie] = []
@@ -71,6 +75,7 @@ final class PostgresStoreFile: StoreFile {
               try PostgresHSTSBackend.reseal(connection, from: old, to: newCodec) {
                 CookieDomain.siteKey(of: $0, facts: facts)
               }
+              try PostgresWebStorageBackend.reseal(connection, from: old, to: newCodec)
               for name in try Self.settingNames(connection) {
                 let value = try Self.setting(name, connection, codec: old)
                 try Self.saveSetting(value, named: name, connection, codec: newCodec)
@@ -85,6 +90,7 @@ final class PostgresStoreFile: StoreFile {
             try Self.write(StoreKeyRecord(scrypt: scrypt, wrappedKey: wrapped), connection)
             try PostgresChangeSequence.announce(.cookies, sender: sender, on: connection)
             try PostgresChangeSequence.announce(.hsts, sender: sender, on: connection)
+            try PostgresChangeSequence.announce(.webStorage, sender: sender, on: connection)
           }
         }
         oldCodec.replace(with: replacement)
@@ -132,6 +138,7 @@ final class PostgresStoreFile: StoreFile {
   func flush() async {
     await cookies.drain()
     await hsts.drain()
+    await webStorage.drain()
   }
 
   func close() async {

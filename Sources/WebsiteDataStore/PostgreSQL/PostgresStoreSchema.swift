@@ -5,10 +5,10 @@
 /// or columns), which could undo or copy an acknowledged write.
 enum PostgresStoreSchema {
   /// The tables a store has, with their column counts
-  /// (Migrations/PostgreSQL/0001_store.sql, and the ledger).
+  /// (Migrations/PostgreSQL/, and the ledger).
   static let tables: [String: Int] = [
     "schema_migrations": 3, "store_meta": 2, "cookies": 15, "hsts": 8, "change_sequence": 3,
-    "cookie_removals": 4, "hsts_removals": 2,
+    "cookie_removals": 4, "hsts_removals": 2, "web_storage": 7,
   ]
 
   /// What the schema holds.

@@ -5,25 +5,58 @@ extension WebsiteDataStore {
   /// The sites this store holds data for, with the types present
   /// (WebKit's `fetchDataRecords(ofTypes:)`), sorted by name. A partitioned
   /// cookie counts for its own domain's site and for the top-level site it is
-  /// partitioned under.
-  public func dataRecords(ofTypes types: Set<WebsiteDataType>) async -> [WebsiteDataRecord] {
-    var bySite: [String: Set<WebsiteDataType>] = [:]
+  /// partitioned under; a partitioned web storage area likewise. With
+  /// `computingSizes`, each record has the bytes of each type
+  /// (``WebsiteDataRecord/sizes``).
+  public func dataRecords(ofTypes types: Set<WebsiteDataType>, computingSizes: Bool = false)
+    async -> [WebsiteDataRecord]
+  {
+    var bySite: [String: [WebsiteDataType: Int]] = [:]
+    func add(_ type: WebsiteDataType, _ site: String, _ bytes: Int) {
+      bySite[site, default: [:]][type, default: 0] += bytes
+    }
+    let facts = httpCookieStore.domainFacts
     if types.contains(.cookies) {
-      for site in await httpCookieStore.sites() { bySite[site, default: []].insert(.cookies) }
+      for cookie in await httpCookieStore.allCookies() {
+        let bytes = cookie.name.utf8.count + cookie.value.utf8.count
+        let own = CookieDomain.siteKey(of: cookie.domain, facts: facts)
+        add(.cookies, own, bytes)
+        if let partition = cookie.partitionKey.map(Self.siteName), partition != own {
+          add(.cookies, partition, bytes)
+        }
+      }
     }
     if types.contains(.hsts) {
-      for site in await hstsStore.sites() { bySite[site, default: []].insert(.hsts) }
+      for entry in await hstsStore.entries() {
+        add(.hsts, CookieDomain.siteKey(of: entry.host, facts: facts), entry.host.utf8.count)
+      }
+    }
+    if types.contains(.localStorage) {
+      for (key, usage) in await webStorageStore.areas() {
+        add(.localStorage, key.site, 2 * usage)
+        if key.topLevelSiteName != key.site { add(.localStorage, key.topLevelSiteName, 2 * usage) }
+      }
     }
     return bySite.sorted { $0.key < $1.key }.map {
-      WebsiteDataRecord(displayName: $0.key, dataTypes: $0.value)
+      WebsiteDataRecord(
+        displayName: $0.key, dataTypes: Set($0.value.keys),
+        sizes: computingSizes ? $0.value : nil)
     }
+  }
+
+  /// The site name of a partition's top-level site (its serialized site
+  /// without the scheme).
+  private static func siteName(_ partition: CookiePartitionKey) -> String {
+    let site = partition.topLevelSite
+    return site.firstRange(of: "://").map { String(site[$0.upperBound...]) } ?? site
   }
 
   /// Removes the data of the given types for the given sites (WebKit's
   /// `removeData(ofTypes:for:)`). Cookies of a site are the cookies whose
   /// domain belongs to it, partitioned or not, and the cookies partitioned
   /// under it as a top-level site (its CHIPS partition, as browsers clear
-  /// it); its HSTS entries are those of its hosts.
+  /// it); its HSTS entries are those of its hosts; its web storage is the
+  /// areas of its origins and those partitioned under it.
   public func removeData(ofTypes types: Set<WebsiteDataType>, for records: [WebsiteDataRecord])
     async throws
   {
@@ -32,6 +65,9 @@ extension WebsiteDataStore {
     }
     if types.contains(.hsts) {
       try await hstsStore.removeEntries(ofSites: Set(records.map(\.displayName)))
+    }
+    if types.contains(.localStorage) {
+      try await webStorageStore.removeAreas(ofSites: Set(records.map(\.displayName)))
     }
   }
 
@@ -45,6 +81,9 @@ extension WebsiteDataStore {
     }
     if types.contains(.hsts) {
       try await hstsStore.removeEntries(modifiedSince: date)
+    }
+    if types.contains(.localStorage) {
+      try await webStorageStore.removeItems(modifiedSince: date)
     }
   }
 }

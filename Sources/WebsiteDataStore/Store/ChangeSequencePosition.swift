@@ -3,6 +3,7 @@
 package enum ChangeSequenceKind: String, Sendable {
   case cookies
   case hsts
+  case webStorage = "web_storage"
 }
 
 /// Where a backend's change sequence for one kind of record stands, in any

@@ -29,20 +29,24 @@ extension WebsiteDataStore {
       newKeyIdentifier: options.newStoreKeyIdentifier, now: clock.now())
     let backend: SQLiteCookieBackend
     let hsts: SQLiteHSTSBackend
+    let webStorage: SQLiteWebStorageBackend
     do {
       backend = SQLiteCookieBackend(
         database: database, keys: try KeyMaterial(dataKey: dataKey), facts: domainFacts,
         keepsSessionCookies: options.keepsSessionCookies)
       hsts = SQLiteHSTSBackend(database: database, codec: backend.codec)
+      webStorage = SQLiteWebStorageBackend(database: database, codec: backend.codec)
     } catch {
       await database.close()  // release the file before throwing
       throw error
     }
     return try await assemble(
       location: path,
-      file: SQLiteStoreFile(database: database, cookies: backend, hsts: hsts, facts: domainFacts),
-      cookies: backend, hsts: hsts, configuration: configuration, options: options, clock: clock,
-      domainFacts: domainFacts)
+      file: SQLiteStoreFile(
+        database: database, cookies: backend, hsts: hsts, webStorage: webStorage,
+        facts: domainFacts),
+      cookies: backend, hsts: hsts, webStorage: webStorage, configuration: configuration,
+      options: options, clock: clock, domainFacts: domainFacts)
   }
 
   /// The store over an opened backend, whatever its engine: loads the
@@ -52,17 +56,20 @@ extension WebsiteDataStore {
     location: String, file: any StoreFile,
     cookies: StoreShell<CookieJar, CookieWrite>.Persistence,
     hsts: StoreShell<HSTSEntryTable, HSTSWrite>.Persistence,
+    webStorage: StoreShell<WebStorageTable, WebStorageWrite>.Persistence,
     configuration: CookieJarConfiguration, options: PersistentStoreOptions,
     clock: any StoreClock, domainFacts: any DomainFacts
   ) async throws -> WebsiteDataStore {
     let load: RecordLoad<Cookie>
     let hstsLoad: RecordLoad<HSTSEntry>
+    let webStorageLoad: RecordLoad<WebStorageItem>
     let statistics: ResourceLoadStatisticsSaver.Snapshot?
     var trackingPrevention = TrackingPreventionPolicy.webKit
     var configuration = configuration
     do {
       load = try await cookies.load()
       hstsLoad = try await hsts.load()
+      webStorageLoad = try await webStorage.load()
       if let saved = try await savedThirdPartyPolicy(in: file) {
         configuration.thirdPartyPolicy = saved
       }
@@ -82,11 +89,15 @@ extension WebsiteDataStore {
       hstsStore: HSTSStore(
         clock: clock, domainFacts: domainFacts, persistence: hsts, initialLoad: hstsLoad,
         observedCatchUpInterval: options.observedCatchUpInterval),
+      webStorageStore: WebStorageStore(
+        clock: clock, persistence: webStorage, initialLoad: webStorageLoad,
+        observedCatchUpInterval: options.observedCatchUpInterval),
       persistentFile: PersistentFile(path: location, file: file),
       trackingPrevention: trackingPrevention,
       statistics: statistics)
     if statistics == nil && trackingPrevention.isEnabled {
       let sites = Set(await cookieStore.sites()).union(await store.hstsStore.sites())
+        .union(await store.webStorageStore.sites())
       await store.resourceLoadStatistics.firstSight(grandfathering: sites.sorted())
     }
     return store

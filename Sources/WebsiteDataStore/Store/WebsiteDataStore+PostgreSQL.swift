@@ -37,8 +37,9 @@ extension WebsiteDataStore {
     let sender = PersistentStoreOptions.randomKeyIdentifier()
     let cookies: PostgresCookieBackend
     let hsts: PostgresHSTSBackend
+    let webStorage: PostgresWebStorageBackend
     let signals: [ChangeSequenceKind: ChangeSignal] = [
-      .cookies: ChangeSignal(), .hsts: ChangeSignal(),
+      .cookies: ChangeSignal(), .hsts: ChangeSignal(), .webStorage: ChangeSignal(),
     ]
     let listener = PostgresChangeListener(
       connectionString: connectionString, sender: sender, signals: signals)
@@ -54,6 +55,9 @@ extension WebsiteDataStore {
       hsts = PostgresHSTSBackend(
         database: database, reader: reader, codec: codec, sender: sender,
         changes: (signals[.hsts]!, listener))
+      webStorage = PostgresWebStorageBackend(
+        database: database, reader: reader, codec: codec, sender: sender,
+        changes: (signals[.webStorage]!, listener))
     } catch {
       await database.close()
       throw error
@@ -61,9 +65,10 @@ extension WebsiteDataStore {
     return try await assemble(
       location: PostgresStoreOpening.redacted(connectionString),
       file: PostgresStoreFile(
-        database: database, cookies: cookies, hsts: hsts, listener: listener, facts: domainFacts),
-      cookies: cookies, hsts: hsts, configuration: configuration, options: options, clock: clock,
-      domainFacts: domainFacts)
+        database: database, cookies: cookies, hsts: hsts, webStorage: webStorage,
+        listener: listener, facts: domainFacts),
+      cookies: cookies, hsts: hsts, webStorage: webStorage, configuration: configuration,
+      options: options, clock: clock, domainFacts: domainFacts)
   }
 
   /// Whether `location` names a PostgreSQL store (`postgresql://` or

@@ -2,8 +2,8 @@ import CookieCore
 import Foundation
 
 /// A website data store (WebKit's `WKWebsiteDataStore`): the cookies, the
-/// HSTS entries (and, later, other website data) one browsing profile or
-/// session keeps.
+/// HSTS entries, the web storage (and, later, other website data) one
+/// browsing profile or session keeps.
 ///
 /// `.nonPersistent()` keeps everything in memory and leaves nothing behind;
 /// persistent stores keep the same data in an encrypted SQLite file
@@ -16,6 +16,9 @@ public final class WebsiteDataStore: Sendable {
   public let httpCookieStore: HTTPCookieStore
   /// The HTTP Strict Transport Security entries of this store (RFC 6797).
   public let hstsStore: HSTSStore
+  /// The web storage (`localStorage`) of this store, partitioned by
+  /// ``StorageKey``.
+  public let webStorageStore: WebStorageStore
   /// Whether the store writes to disk.
   public var isPersistent: Bool { persistentFile != nil }
   /// The store's file, for persistent stores.
@@ -35,12 +38,14 @@ public final class WebsiteDataStore: Sendable {
   public let resourceLoadStatistics: ResourceLoadStatisticsStore
 
   init(
-    httpCookieStore: HTTPCookieStore, hstsStore: HSTSStore, persistentFile: PersistentFile?,
+    httpCookieStore: HTTPCookieStore, hstsStore: HSTSStore, webStorageStore: WebStorageStore,
+    persistentFile: PersistentFile?,
     trackingPrevention: TrackingPreventionPolicy = .webKit,
     statistics: ResourceLoadStatisticsSaver.Snapshot? = nil
   ) {
     self.httpCookieStore = httpCookieStore
     self.hstsStore = hstsStore
+    self.webStorageStore = webStorageStore
     self.persistentFile = persistentFile
     resourceLoadStatistics = ResourceLoadStatisticsStore(
       clock: httpCookieStore.clock, domainFacts: httpCookieStore.domainFacts,
@@ -66,7 +71,18 @@ public final class WebsiteDataStore: Sendable {
       httpCookieStore: HTTPCookieStore(
         configuration: configuration, clock: clock, domainFacts: domainFacts, persistence: nil),
       hstsStore: HSTSStore(clock: clock, domainFacts: domainFacts, persistence: nil),
-      persistentFile: nil)
+      webStorageStore: WebStorageStore(clock: clock, persistence: nil), persistentFile: nil)
+  }
+
+  /// The storage key of a document at `url` shown under `topLevel` (by
+  /// default `url` itself), found with this store's domain facts
+  /// (``StorageKey/init(_:topLevel:crossSiteAncestor:facts:)``).
+  public func storageKey(
+    for url: URLRecord, topLevel: URLRecord? = nil, crossSiteAncestor: Bool = false
+  ) -> StorageKey {
+    StorageKey(
+      url, topLevel: topLevel, crossSiteAncestor: crossSiteAncestor,
+      facts: httpCookieStore.domainFacts)
   }
 
   /// Parses a URL the way browsers and curl do (WHATWG URL Standard), with

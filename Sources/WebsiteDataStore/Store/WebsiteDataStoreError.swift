@@ -33,6 +33,9 @@ public struct WebsiteDataStoreError: Error, Hashable, CustomStringConvertible {
     /// timed out), after connecting again with backoff: another try later
     /// may succeed. Nothing of the failed call was acknowledged.
     public static let unavailable = Code("unavailable")
+    /// A web storage area would outgrow its quota (HTML's
+    /// `QuotaExceededError`); nothing was changed.
+    public static let quotaExceeded = Code("quota-exceeded")
     /// A named store or file does not exist.
     public static let notFound = Code("not-found")
     /// An argument is not acceptable.

@@ -146,9 +146,17 @@ public actor ResourceLoadStatisticsStore {
 
   /// What a data removal at `now` would remove, and, when one ran less than
   /// the minimum time ago, when the next may run.
-  package func removalPlan() -> (candidates: [ResourceLoadStatistics], deferredUntil: Date?) {
+  package func removalPlan(storageHolders: [String]) -> (
+    candidates: [ResourceLoadStatistics], storageCandidates: [String], deferredUntil: Date?
+  ) {
     let now = clock.now()
-    return shell.read { ($0.removalCandidates(now: now), $0.nextDataRemoval(after: now)) }
+    return shell.read {
+      (
+        $0.removalCandidates(now: now),
+        $0.scriptWritableStorageRemovals(among: storageHolders, now: now),
+        $0.nextDataRemoval(after: now)
+      )
+    }
   }
 
   /// Notes a data removal of `domains`.

@@ -101,14 +101,37 @@ package struct ResourceLoadStatisticsTable: Sendable {
   /// while there are fewer, within that many days of `now`), and not
   /// grandfathered any more.
   package func removalCandidates(now: Date) -> [ResourceLoadStatistics] {
+    withoutInteraction(overOperatingDays: policy.operatingDaysWindow, now: now).filter(
+      \.isPrevalent)
+  }
+
+  /// Which of `domains` (those holding script-writable storage) lose it
+  /// (WebKit's 7-day cap): any domain, prevalent or not, without user
+  /// interaction over the last
+  /// ``TrackingPreventionPolicy/scriptWritableStorageOperatingDays``
+  /// operating days — one the statistics never saw had none — unless
+  /// grandfathered.
+  package func scriptWritableStorageRemovals(among domains: [String], now: Date) -> [String] {
     guard policy.isEnabled else { return [] }
-    let window = policy.operatingDaysWindow
+    let due = Set(
+      withoutInteraction(overOperatingDays: policy.scriptWritableStorageOperatingDays, now: now)
+        .map(\.domain))
+    let known = Set(all.map(\.domain))
+    return domains.filter { due.contains($0) || !known.contains($0) }
+  }
+
+  /// The entries without user interaction over the last `window` operating
+  /// days (or, while there are fewer, within that many days of `now`), not
+  /// grandfathered any more.
+  private func withoutInteraction(overOperatingDays window: Int, now: Date)
+    -> [ResourceLoadStatistics]
+  {
+    guard policy.isEnabled else { return [] }
     let cutoff =
-      operatingDays.count >= window
+      operatingDays.count >= window && window > 0
       ? operatingDays[operatingDays.count - window]
       : now.addingTimeInterval(-Double(window) * 86_400)
     return all.filter { entry in
-      guard entry.isPrevalent else { return false }
       if let until = entry.grandfatheredUntil, until > now { return false }
       guard let interaction = entry.mostRecentUserInteraction else { return true }
       return interaction < cutoff

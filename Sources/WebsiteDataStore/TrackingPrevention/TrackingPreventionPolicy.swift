@@ -26,6 +26,11 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
   /// over the last this many operating days — days the store was used —
   /// has its data removed (30).
   public var operatingDaysWindow = 30
+  /// Script-writable storage (web storage) of a site without user
+  /// interaction over the last this many operating days is removed, the
+  /// site's cookies kept: WebKit's 7-day cap on all script-writable
+  /// storage (7).
+  public var scriptWritableStorageOperatingDays = 7
   /// How long the data a store held when tracking prevention first saw it
   /// is spared (WebKit's grandfathering: 7 days).
   public var grandfatheringDuration: TimeInterval = 7 * 86_400
@@ -76,6 +81,7 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
   enum CodingKeys: String, CodingKey {
     case isEnabled, prevalenceThreshold, veryPrevalenceThreshold, userInteractionWindow
     case maximumEntries, entriesKeptAfterPruning, operatingDaysWindow, grandfatheringDuration
+    case scriptWritableStorageOperatingDays
     case minimumTimeBetweenDataRemovals, scriptWrittenCookieLifetime, linkDecorationCookieLifetime
     case cloakedCookieLifetime, strictCookiesAfterTopFrameRedirects
     case bounceTrackingInteractionWindow, bounceTrackingGracePeriod, storageAccessGrantLifetime
@@ -96,6 +102,8 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
       try value(.entriesKeptAfterPruning, defaults.entriesKeptAfterPruning), maximumEntries)
     operatingDaysWindow = try value(.operatingDaysWindow, defaults.operatingDaysWindow)
     grandfatheringDuration = try value(.grandfatheringDuration, defaults.grandfatheringDuration)
+    scriptWritableStorageOperatingDays = try value(
+      .scriptWritableStorageOperatingDays, defaults.scriptWritableStorageOperatingDays)
     minimumTimeBetweenDataRemovals = try value(
       .minimumTimeBetweenDataRemovals, defaults.minimumTimeBetweenDataRemovals)
     scriptWrittenCookieLifetime = try value(
