@@ -32,10 +32,10 @@ final class SQLiteStoreFile: StoreFile {
     await webStorage.drain()
     let facts = facts
     try await cookies.reencrypt(newKey: newKey) { connection, old, new in
-      try SQLiteHSTSBackend.reseal(connection, from: old, to: new) {
+      try HSTSRecords.reseal(connection, from: old, to: new) {
         CookieDomain.siteKey(of: $0, facts: facts)
       }
-      try SQLiteWebStorageBackend.reseal(connection, from: old, to: new)
+      try WebStorageRecords.reseal(connection, from: old, to: new)
       try SQLiteStoreSettings.reseal(connection, from: old, to: new)
     }
   }

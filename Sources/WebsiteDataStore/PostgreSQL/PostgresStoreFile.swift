@@ -72,10 +72,10 @@ final class PostgresStoreFile: StoreFile {
               try connection.execute(
                 "DELETE FROM cookies WHERE id = ANY($1::int8[])",
                 [.array(snapshot.rows.map { .int64($0.id) }, element: .int64)])
-              try PostgresHSTSBackend.reseal(connection, from: old, to: newCodec) {
+              try HSTSRecords.reseal(connection, from: old, to: newCodec) {
                 CookieDomain.siteKey(of: $0, facts: facts)
               }
-              try PostgresWebStorageBackend.reseal(connection, from: old, to: newCodec)
+              try WebStorageRecords.reseal(connection, from: old, to: newCodec)
               for name in try Self.settingNames(connection) {
                 let value = try Self.setting(name, connection, codec: old)
                 try Self.saveSetting(value, named: name, connection, codec: newCodec)

@@ -7,9 +7,10 @@
 /// committed.
 ///
 /// Nothing here is particular to one engine or exposes its types: the
-/// SQLite backends conform (``SQLiteCookieBackend``, ``SQLiteHSTSBackend``),
-/// and the PostgreSQL ones (``PostgresCookieBackend``,
-/// ``PostgresHSTSBackend``); a non-persistent store has no backend.
+/// SQLite backends conform (``SQLiteCookieBackend``, and
+/// ``SQLiteReloadedBackend`` for HSTS entries and web storage), and the
+/// PostgreSQL ones (``PostgresCookieBackend``, ``PostgresReloadedBackend``);
+/// a non-persistent store has no backend.
 package protocol RecordPersistence<Record, Removal, Write>: Sendable {
   /// A record as the store holds it (``Cookie``, ``HSTSEntry``).
   associatedtype Record: Sendable

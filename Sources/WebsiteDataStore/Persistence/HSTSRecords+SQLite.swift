@@ -1,87 +1,7 @@
 import Foundation
-import Synchronization
 
-/// The encrypted SQLite backend of a persistent store's ``HSTSStore``: the
-/// `hsts` table (Migrations/0002_hsts.sql), sealed with the cookie rows'
-/// codec (``LockedCodec``, shared with ``SQLiteCookieBackend`` so that a
-/// re-encryption switches both at once).
-///
-/// Writes are queued in the order the store made them (group commit,
-/// ``WriteQueue``) and run on the database actor's thread, where the rows
-/// are also sealed (never on the cooperative pool); each is acknowledged
-/// only after it committed. Each write takes the next number of the file's HSTS change
-/// sequence (``SQLiteChangeSequence``), so another store notices it.
-///
-/// Thread-safe: the own commits and the write queue are in `Mutex`es; the
-/// codec is used under its lock.
-final class SQLiteHSTSBackend: RecordPersistence {
-  let database: SQLiteDatabase
-  private let codec: LockedCodec
-  /// This backend's commits, which ``changes(since:)`` does not report.
-  private let own = OwnCommits()
-  private let queue: WriteQueue<HSTSWrite>
-
-  init(database: SQLiteDatabase, codec: LockedCodec) {
-    self.database = database
-    self.codec = codec
-    let own = own
-    queue = WriteQueue { write in
-      try await Self.write(write, database: database, codec: codec, own: own)
-    }
-  }
-
-  /// HSTS entries have no memory-only kind: every entry is written.
-  var persistsMemoryOnlyRecords: Bool { true }
-
-  // MARK: - Loading
-
-  func load() async throws -> RecordLoad<HSTSEntry> {
-    let codec = codec
-    return try await database.read { connection in
-      let position = try SQLiteChangeSequence.position(.hsts, on: connection)
-      let rows = try Self.readRows(connection)
-      return codec.withLock { $0.hstsLoad(rows, cursor: position.latest) }
-    }
-  }
-
-  /// Reloads the table whenever others committed: it is small (one row
-  /// per host that sent the header), so it keeps no removal records.
-  func changes(since cursor: ChangeCursor?) async throws -> RecordSync<HSTSEntry, Never> {
-    await drain()
-    if let answer: RecordSync<HSTSEntry, Never> = try await SQLiteChangeSequence.glance(
-      .hsts, on: database, from: cursor, own: own)
-    {
-      return answer
-    }
-    return .reload(try await load())
-  }
-
-  // MARK: - Writing
-
-  func enqueue(_ write: HSTSWrite, acknowledged: Bool) -> UInt64 {
-    queue.enqueue(write, acknowledged: acknowledged)
-  }
-
-  func wait(_ ticket: UInt64) async throws { try await queue.wait(ticket) }
-
-  func drain() async { await queue.drain() }
-
-  /// Runs `operations` in one transaction, sealing on the database thread;
-  /// after a deletion, truncates the journal so no removed row lingers in
-  /// it (best effort: a reader of another process may hold it, and a later
-  /// checkpoint does it).
-  private static func write(
-    _ write: HSTSWrite, database: SQLiteDatabase, codec: LockedCodec, own: OwnCommits
-  ) async throws {
-    guard !write.operations.isEmpty else { return }
-    try await SQLiteChangeSequence.commit(.hsts, on: database, own: own) { connection, _ in
-      try apply(write.operations, codec: codec, to: connection)
-    }
-    if write.deletes {
-      _ = try? await database.withConnection { try $0.checkpoint(.truncate) }
-    }
-  }
-
+/// The `hsts` table's statements on SQLite (Migrations/0002_hsts.sql).
+extension HSTSRecords: SQLiteReloadedRecords {
   private static let upsertSQL =
     "INSERT INTO hsts (host_hash, site_hash, sealed, include_subdomains, expires, created)"
     + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(host_hash) DO UPDATE SET"
@@ -91,11 +11,12 @@ final class SQLiteHSTSBackend: RecordPersistence {
   private static let selectSQL =
     "SELECT id, host_hash, site_hash, sealed, include_subdomains, expires, created FROM hsts"
 
-  /// Seals, then runs, `operations` in order (inside the caller's
-  /// transaction).
-  private static func apply(
-    _ operations: [HSTSWrite.Operation], codec: LockedCodec, to connection: SQLiteConnection
-  ) throws {
+  /// Seals, then runs, the write's operations in order (inside the
+  /// caller's transaction).
+  static func apply(_ write: HSTSWrite, codec: LockedCodec, to connection: SQLiteConnection)
+    throws
+  {
+    let operations = write.operations
     enum Statement {
       case upsert(HSTSRow)
       case delete(String, [SQLiteValue])
@@ -137,7 +58,7 @@ final class SQLiteHSTSBackend: RecordPersistence {
   }
 
   /// Every row of the table, as stored.
-  private static func readRows(_ connection: SQLiteConnection) throws -> [HSTSRow] {
+  static func readRows(_ connection: SQLiteConnection) throws -> [HSTSRow] {
     var rows: [HSTSRow] = []
     try connection.prepare(selectSQL).forEachRow { row in
       rows.append(
@@ -149,8 +70,6 @@ final class SQLiteHSTSBackend: RecordPersistence {
     }
     return rows
   }
-
-  // MARK: - Re-encryption
 
   /// Re-seals every readable row from `old` keys to `new` ones, in place
   /// (inside the caller's transaction: ``SQLiteCookieBackend/reencrypt(newKey:resealing:)``).
