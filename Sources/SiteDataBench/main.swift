@@ -14,6 +14,8 @@ let usage = """
          sitedata-bench w5par BASE_URL N INFLIGHT
          sitedata-bench import N OUT
          sitedata-bench fleet STORE N SECONDS
+         sitedata-bench crawl BASE_URL N ROUNDS cache|nocache
+         sitedata-bench crawlhit BASE_URL N ROUNDS
   """
 
 /// Each sub-command: its argument count and its workload.
@@ -28,6 +30,8 @@ let commands: [String: (arguments: Int, run: ([String]) async -> Void)] = [
   "import": (2, ImportScale.run),
   "fleet": (3, Fleet.run),
   "fleet-client": (4, Fleet.client),
+  "crawl": (4, CacheCrawl.run),
+  "crawlhit": (3, CacheCrawl.runHits),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

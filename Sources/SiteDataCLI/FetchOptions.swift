@@ -47,6 +47,9 @@ struct FetchOptions {
   let recordsInteraction: Bool
   /// `--insecure`: any TLS certificate is accepted.
   var isInsecure: Bool { !transport.verifiesTLSPeer }
+  /// `--no-cache`: the page is not answered from the store's HTTP cache
+  /// (its response is still stored).
+  let bypassesCache: Bool
 
   /// Whether the body goes to stdout (`-o -`): the rest of what `fetch`
   /// prints then goes to stderr, or is left out.
@@ -60,7 +63,7 @@ struct FetchOptions {
     .value("proxy"), .flag("subresources"), .flag("verbose", short: "v"), .flag("json"),
     .value("output", short: "o"), .flag("include", short: "i"), .value("dump-header", short: "D"),
     .value("max-body-size"), .flag("no-follow"), .value("stop-at"), .flag("insecure", short: "k"),
-    .flag("quiet", short: "q"), .flag("no-interaction"),
+    .flag("quiet", short: "q"), .flag("no-interaction"), .flag("no-cache"),
   ]
 
   /// The OPTIONS lines for the help text.
@@ -88,6 +91,9 @@ struct FetchOptions {
                               an error. 0: as --no-follow.
       --no-follow             Do not follow redirects: a redirect response is
                               the result (its status and Location are printed).
+      --no-cache              Do not answer the page from the store's HTTP cache
+                              (RFC 9111); its response is still stored. -v says
+                              for each hop: cache hit, revalidated or miss.
       --stop-at <url-prefix>  Do not request a URL that starts with <url-prefix>
                               (a redirect to it ends the fetch with the
                               redirect response, and prints 'stopped at: URL'):
@@ -173,6 +179,7 @@ struct FetchOptions {
     if output == "-" && headFile == "-" {
       throw .usage("-o - and -D - cannot both write to stdout (use -i)", of: command)
     }
+    bypassesCache = parsed.flags.contains("no-cache")
     stopPrefix = parsed.values["stop-at"]
     if stopPrefix?.isEmpty == true {
       throw .usage("--stop-at takes the start of a URL", of: command)
@@ -315,6 +322,7 @@ struct FetchOptions {
     // A serialized URL record is a valid URL.
     var request = URLRequest(url: URL(string: url.serialized) ?? WebPage.aboutBlank)
     request.httpMethod = method
+    if bypassesCache { request.cachePolicy = .reloadIgnoringLocalCacheData }
     for header in headers {
       request.addValue(header.value, forHTTPHeaderField: header.name)
     }

@@ -67,6 +67,9 @@ extension FetchStep {
       lines.append("  > Sec-Fetch-Storage-Access: \(status.rawValue)")
     }
     lines.append("  < \(hop.httpVersion) \(status(hop))")
+    if let outcome = hop.cacheOutcome {
+      lines.append("  cache: \(outcome)" + (outcome == .hit ? " (nothing sent)" : ""))
+    }
     for (line, result) in setCookies(of: hop) {
       lines.append("  < Set-Cookie: \(line)")
       let identity =

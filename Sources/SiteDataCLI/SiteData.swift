@@ -7,7 +7,7 @@ enum SiteData {
   static var commands: [any Command.Type] {
     [
       HelpCommand.self, FetchCommand.self, CookiesCommand.self, StorageCommand.self,
-      RecordsCommand.self,
+      CacheCommand.self, RecordsCommand.self,
       RemoveCommand.self,
       KeyCommand.self, PolicyCommand.self, TrackingCommand.self, StoresCommand.self,
       StoreCommand.self,

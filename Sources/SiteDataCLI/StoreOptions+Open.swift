@@ -86,7 +86,7 @@ extension StoreOptions {
   static func warnAboutDamagedRecords(in store: WebsiteDataStore, displayName: String) async {
     let damaged =
       await store.httpCookieStore.damagedRecordCount + store.hstsStore.damagedRecordCount
-      + store.webStorageStore.damagedRecordCount
+      + store.webStorageStore.damagedRecordCount + store.httpCache.damagedRecordCount
     guard damaged > 0 else { return }
     let records = damaged == 1 ? "1 damaged record" : "\(damaged) damaged records"
     Console.error(

@@ -40,6 +40,10 @@ public struct LoadConfiguration: Sendable, Hashable {
   /// traffic, cookies included. libcurl reuses a connection (and a TLS
   /// session) only for the same setting.
   public var verifiesTLSPeer: Bool
+  /// Whether a stale stored response within its `stale-while-revalidate`
+  /// window (RFC 5861) answers at once while the session validates it in
+  /// the background. Off by default: a stale response is validated first.
+  public var allowsStaleWhileRevalidate = false
 
   /// Creates a configuration; every parameter has the browser-like default.
   public init(

@@ -37,6 +37,10 @@ public struct LoadError: Error, Hashable, CustomStringConvertible {
     public static let invalidRequest = Code("invalid-request")
     /// The task was cancelled; the transfer was aborted.
     public static let cancelled = Code("cancelled")
+    /// A request that may be answered only from the cache
+    /// (``LoadRequest/CachePolicy/returnCacheDataDontLoad``) had no stored
+    /// response.
+    public static let notCached = Code("not-cached")
     /// The session was closed before the load finished.
     public static let sessionClosed = Code("session-closed")
     /// libcurl itself failed (initialisation, out of memory, an option the

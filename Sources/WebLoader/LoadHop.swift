@@ -53,6 +53,10 @@ public struct LoadHop: Sendable {
   /// http(s) URL; `nil` for a missing or unusable `Location`.
   public let redirectURL: URLRecord?
 
+  /// What the store's HTTP cache did for this hop; `nil` when it was not
+  /// consulted (a request that is not a `GET`, under an opaque origin).
+  public internal(set) var cacheOutcome: CacheOutcome?
+
   /// Whether the status is one a browser follows (301, 302, 303, 307, 308)
   /// and the response has a `Location`.
   public var isRedirect: Bool { RedirectPolicy.isRedirectStatus(status) && location != nil }

@@ -15,14 +15,38 @@ public struct LoadRequest: Sendable, Hashable {
   public var headers: [HTTPHeader]
   /// The body, or `nil` for none.
   public var body: [UInt8]?
+  /// How the store's HTTP cache serves the request (Foundation's
+  /// `URLRequest.CachePolicy`).
+  public var cachePolicy: CachePolicy
 
   /// Creates a request.
   public init(
-    url: URLRecord, method: String = "GET", headers: [HTTPHeader] = [], body: [UInt8]? = nil
+    url: URLRecord, method: String = "GET", headers: [HTTPHeader] = [], body: [UInt8]? = nil,
+    cachePolicy: CachePolicy = .useProtocolCachePolicy
   ) {
     self.url = url
     self.method = method
     self.headers = headers
     self.body = body
+    self.cachePolicy = cachePolicy
+  }
+
+  /// How a request uses the HTTP cache (``WebsiteDataStore/HTTPCacheStore``).
+  public enum CachePolicy: Sendable, Hashable {
+    /// The rules of RFC 9111: a fresh stored response answers, a stale
+    /// one is validated, the response is stored when it may be.
+    case useProtocolCachePolicy
+    /// Never answered from the cache (a reload); the response is still
+    /// stored.
+    case reloadIgnoringLocalCacheData
+    /// A stored response is always validated first (a reload that keeps
+    /// what has not changed), except an `immutable` one that is fresh.
+    case reloadRevalidatingCacheData
+    /// Any stored response answers, however stale (going back in history);
+    /// the network only without one.
+    case returnCacheDataElseLoad
+    /// Only a stored response answers; without one the load fails
+    /// (``LoadError/Code/notCached``). Offline.
+    case returnCacheDataDontLoad
   }
 }

@@ -119,7 +119,7 @@ public final class WebLoaderSession: Sendable {
     var hops: [LoadHop] = []
     var retriedWithStorageAccess = false
     while true {
-      let (hop, sent, body, decided) = try await performHop(
+      let (hop, sent, body, decided) = try await performCachedHop(
         consume request, context: context, redirectChain: chain, onResponse: onResponse)
       // Storage Access Headers: a server that sees a grant unused may ask
       // for the request again with it in use (once; the rest of the load

@@ -113,6 +113,7 @@ class Handler(BaseHTTPRequestHandler):
             "/close": self.route_close,
             "/big": self.route_big,
             "/stall": self.route_stall,
+            "/cache": self.route_cache,
             **self.page_routes(),
         }.get(url.path)
         if route is None and ("/.well-known/" in url.path):
@@ -336,6 +337,48 @@ class Handler(BaseHTTPRequestHandler):
         if activate is not None and self.headers.get("Sec-Fetch-Storage-Access") == "inactive":
             fields.append(("Activate-Storage-Access", activate))
         self.reply(int(self.param("status", "200")), body, fields)
+
+    def route_cache(self):
+        """A cacheable resource for the HTTP cache's tests: the response
+        fields `h` ("Name: value", repeatable), validators `etag` and `lm`
+        (a conditional request that matches gets a 304 with the same
+        fields), and a body naming how many requests of `key` reached the
+        server ("response 3"); every request is logged under `key`."""
+        key = self.param("key", "")
+        with page_log_lock:
+            page_log.setdefault(key, []).append(
+                {
+                    "path": self.path,
+                    "method": self.command,
+                    "if_none_match": self.headers.get("If-None-Match"),
+                    "if_modified_since": self.headers.get("If-Modified-Since"),
+                    "cookie": self.headers.get("Cookie"),
+                }
+            )
+            count = len(page_log[key])
+        fields = []
+        for line in self.query.get("h", []):
+            name, _, value = line.partition(":")
+            fields.append((name.strip(), value.strip()))
+        etag = self.param("etag")
+        modified = self.param("lm")
+        if etag is not None:
+            fields.append(("ETag", etag))
+        if modified is not None:
+            fields.append(("Last-Modified", modified))
+        fields += self.cookie_fields()
+        matches = (etag is not None and self.headers.get("If-None-Match") == etag) or (
+            etag is None and modified is not None
+            and self.headers.get("If-Modified-Since") == modified
+        )
+        if matches and self.command == "GET":
+            self.send_response(304)
+            for name, value in fields:
+                self.send_header(name, value)
+            self.end_headers()
+            return
+        body = ("response %d" % count).encode()
+        self.reply(int(self.param("status", "200")), body, [("Content-Type", "text/plain")] + fields)
 
     def route_logged(self):
         with page_log_lock:

@@ -66,12 +66,14 @@ import WebsiteData
         "  > GET \(first)",
         "  > Cookie: (none)",
         "  < HTTP/1.1 302 Found",
+        "  cache: miss",
         "  < Set-Cookie: first=1; Max-Age=3600",
         "      accepted 'first' (a.test path /)",
         "* redirect 302 Found, Location: \(middle)",
         "  > GET \(middle)",
         "  > Cookie: first=1",
         "  < HTTP/1.1 301 Moved Permanently",
+        "  cache: miss",
         "  < Set-Cookie: second=2",
         "      accepted 'second' (a.test path /)",
         "  < Set-Cookie: __Host-bad=1; Path=/",
@@ -81,6 +83,7 @@ import WebsiteData
         "  > GET \(final)",
         "  > Cookie: first=1; second=2",
         "  < HTTP/1.1 200 OK",
+        "  cache: miss",
         "  < Set-Cookie: third=3",
         "      accepted 'third' (a.test path /)",
         "* committed 200 OK \(final)",
@@ -90,6 +93,44 @@ import WebsiteData
     #expect(summary.first == "status:  200 OK")
     #expect(summary.dropFirst().first == "url:     \(final)")
     #expect(summary.dropFirst(2).first?.hasPrefix("title:   {") == true)
+  }
+
+  /// A persistent store keeps its HTTP cache between runs: the second fetch
+  /// of a fresh response sends nothing (`cache: hit`), an ETag is validated
+  /// (`revalidated`), `--no-cache` goes to the network; `cache list` and
+  /// `cache clear` show and empty it.
+  @Test func theCacheServesRepeatedFetchesAcrossRuns() async throws {
+    let key = "cli-cache-" + UUID().uuidString
+    let fresh =
+      server.origin("http", "a.test") + "/cache?key=\(key)&h="
+      + "Cache-Control: max-age=600".queryEncoded
+    let validated =
+      server.origin("http", "c.test") + "/cache?key=\(key)-v&etag=%22v1%22&h="
+      + "Cache-Control: no-cache".queryEncoded
+    for url in [fresh, validated] {
+      let first = try await fetch(["-v", url])
+      #expect(first.status == 0 && first.stdout.contains("  cache: miss"), "\(first)")
+    }
+    let hit = try await fetch(["-v", "-o", "-", fresh])
+    #expect(hit.stdout.hasSuffix("response 1"), "\(hit)")
+    #expect(hit.stderr.contains("  cache: hit (nothing sent)"), "\(hit)")
+    let revalidated = try await fetch(["-v", validated])
+    #expect(revalidated.stdout.contains("  cache: revalidated"), "\(revalidated)")
+    let bypassed = try await fetch(["-v", "--no-cache", "-o", "-", fresh])
+    #expect(bypassed.stderr.contains("  cache: miss"), "\(bypassed)")
+    #expect(bypassed.stdout.hasSuffix("response 2"), "\(bypassed)")
+    let list = try await sandbox.succeed(["cache", "list", "--json"])
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(list.stdoutBytes)) as? [[String: Any]])
+    #expect(Set(entries.compactMap { $0["url"] as? String }) == [fresh, validated])
+    #expect(!list.stdout.contains("response 1"))
+    let records = try await sandbox.succeed(["records", "--types", "http-cache"])
+    #expect(records.stdout.contains("a.test") && records.stdout.contains("c.test"), "\(records)")
+    #expect(
+      try await sandbox.succeed(["cache", "clear", "--site", "c.test"]).stdout
+        == "removed 1 response\n")
+    #expect(try await sandbox.succeed(["cache", "clear"]).stdout == "removed 1 response\n")
+    #expect(try await sandbox.succeed(["cache", "list"]).stdout == "The cache is empty.\n")
   }
 
   /// The page reports an HSTS upgrade as a redirect of its own; the trace

@@ -15,7 +15,7 @@ import Testing
   /// The ledger of a store at the newest schema.
   static let currentLedger = [
     "1 cookies", "2 hsts", "3 cookie_rows_sealed_whole", "4 key_identifier", "5 change_sequence",
-    "6 web_storage",
+    "6 web_storage", "7 http_cache",
   ]
 
   typealias Support = FaultTestSupport

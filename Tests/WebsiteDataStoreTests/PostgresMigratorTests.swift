@@ -39,12 +39,15 @@ import Testing
   @Test func theEmbeddedMigrationsAreAppliedOnce() async throws {
     let (_, database) = try await freshDatabase()
     let migrator = try PostgresMigrator()
-    #expect(migrator.migrator.migrations.map(\.label) == ["0001_store", "0002_web_storage"])
-    #expect(try await migrator.migrate(database, now: Date()) == [1, 2])
+    #expect(
+      migrator.migrator.migrations.map(\.label) == [
+        "0001_store", "0002_web_storage", "0003_http_cache",
+      ])
+    #expect(try await migrator.migrate(database, now: Date()) == [1, 2, 3])
     #expect(
       try await tables(database) == [
         "schema_migrations", "store_meta", "cookies", "hsts", "change_sequence",
-        "cookie_removals", "hsts_removals", "web_storage",
+        "cookie_removals", "hsts_removals", "web_storage", "http_cache",
       ])
     #expect(try await migrator.migrate(database, now: Date()).isEmpty)
     let sequences = try await database.withConnection { connection in
@@ -53,7 +56,7 @@ import Testing
     #expect(
       sequences == [
         [.text("cookies"), .int64(0)], [.text("hsts"), .int64(0)],
-        [.text("web_storage"), .int64(0)],
+        [.text("http_cache"), .int64(0)], [.text("web_storage"), .int64(0)],
       ])
   }
 
@@ -62,8 +65,8 @@ import Testing
     try await database.withConnection { connection in
       try connection.execute(PostgresMigrator.ledgerSchema)
       try connection.execute(
-        "INSERT INTO schema_migrations VALUES (1, 'store', 0), (2, 'web_storage', 0), (3, 'from_the_future', 0)"
-      )
+        "INSERT INTO schema_migrations VALUES (1, 'store', 0), (2, 'web_storage', 0),"
+          + " (3, 'http_cache', 0), (4, 'from_the_future', 0)")
     }
     let error = await #expect(throws: WebsiteDataStoreError.self) {
       try await PostgresMigrator().migrate(database, now: Date())
@@ -96,7 +99,7 @@ import Testing
       }
       return try await group.reduce(into: [Int]()) { $0 += $1 }
     }
-    #expect(applied.sorted() == [1, 2])
+    #expect(applied.sorted() == [1, 2, 3])
   }
 
   @Test func aFailingMigrationLeavesNoTrace() async throws {

@@ -133,7 +133,7 @@ struct SQLiteMigratorTests {
     #expect(
       all.map(\.label) == [
         "0001_cookies", "0002_hsts", "0003_cookie_rows_sealed_whole", "0004_key_identifier",
-        "0005_change_sequence", "0006_web_storage",
+        "0005_change_sequence", "0006_web_storage", "0007_http_cache",
       ])
     let migrationsFolder = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -389,7 +389,8 @@ final class NavigationRunner {
       }
     }
     let loadRequest = LoadRequest(
-      url: record, method: method, headers: headers, body: request.httpBody.map { Array($0) })
+      url: record, method: method, headers: headers, body: request.httpBody.map { Array($0) },
+      cachePolicy: LoadRequest.CachePolicy(request.cachePolicy))
     let response: LoadResponse
     do {
       response = try await session.load(

@@ -92,6 +92,10 @@ public final class WebPage {
   public internal(set) var backForwardList = BackForwardList()
   /// The latest event (or failure) of any navigation of the page.
   public internal(set) var currentNavigationEvent: NavigationUpdate?
+  /// The page's `sessionStorage` (HTML §12.2.2): a store of its own that no
+  /// other page sees and that goes with the page
+  /// (``sessionStorageArea()`` is the committed document's area).
+  @ObservationIgnored public let sessionStorage = WebStorageStore.nonPersistent()
 
   /// Fans every navigation's events out to ``navigations`` subscribers.
   @ObservationIgnored let updates = Broadcaster<NavigationUpdate>()

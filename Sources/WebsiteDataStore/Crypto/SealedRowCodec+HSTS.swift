@@ -53,16 +53,7 @@ extension SealedRowCodec {
   /// The entries of `rows` that open, as a load at `cursor`; the others
   /// are counted as damaged.
   func hstsLoad(_ rows: [HSTSRow], cursor: ChangeCursor) -> RecordLoad<HSTSEntry> {
-    var entries: [HSTSEntry] = []
-    var damaged = 0
-    for row in rows {
-      if let entry = try? hstsEntry(row) {
-        entries.append(entry)
-      } else {
-        damaged += 1
-      }
-    }
-    return RecordLoad(records: entries, damagedCount: damaged, cursor: cursor)
+    load(rows, cursor: cursor, opening: hstsEntry)
   }
 
   /// The entry of `row`. Throws `.authenticationFailed` or `.corrupt` for a

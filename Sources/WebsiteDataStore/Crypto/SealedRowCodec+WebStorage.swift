@@ -65,16 +65,7 @@ extension SealedRowCodec {
   /// The items of `rows` that open, as a load at `cursor`; the others are
   /// counted as damaged.
   func webStorageLoad(_ rows: [WebStorageRow], cursor: ChangeCursor) -> RecordLoad<WebStorageItem> {
-    var items: [WebStorageItem] = []
-    var damaged = 0
-    for row in rows {
-      if let item = try? webStorageItem(row) {
-        items.append(item)
-      } else {
-        damaged += 1
-      }
-    }
-    return RecordLoad(records: items, damagedCount: damaged, cursor: cursor)
+    load(rows, cursor: cursor, opening: webStorageItem)
   }
 
   /// The item of `row`. Throws `.authenticationFailed` or `.corrupt` for a
@@ -84,7 +75,7 @@ extension SealedRowCodec {
       throw WebsiteDataStoreError(.corrupt, "a web storage row has an invalid column")
     }
     let opened = try cipher.open(sealed, associatedData: associatedData)
-    guard let fields = Self.decoded(opened), fields.count == 6,
+    guard let fields = LengthPrefixedFields.decodedStrings(opened), fields.count == 6,
       fields[3] == "0" || fields[3] == "1"
     else { throw WebsiteDataStoreError(.corrupt, "a web storage row does not decode") }
     let storageKey = StorageKey(
@@ -105,33 +96,9 @@ extension SealedRowCodec {
     encoded([key.origin, key.site, key.topLevelSite, key.hasCrossSiteAncestor ? "1" : "0"])
   }
 
-  /// Each string as its UTF-8 byte count (32 bits, little-endian) and bytes.
+  /// Each string length-prefixed (``LengthPrefixedFields``).
   private static func encoded(_ strings: [String]) -> [UInt8] {
-    var bytes: [UInt8] = []
-    for string in strings {
-      withUnsafeBytes(of: UInt32(string.utf8.count).littleEndian) {
-        bytes.append(contentsOf: $0)
-      }
-      bytes.append(contentsOf: string.utf8)
-    }
-    return bytes
-  }
-
-  /// The strings of ``encoded(_:)``; `nil` unless `bytes` is exactly that.
-  private static func decoded(_ bytes: [UInt8]) -> [String]? {
-    var strings: [String] = []
-    var index = 0
-    while index < bytes.count {
-      guard bytes.count - index >= 4 else { return nil }
-      let count = bytes[index..<index + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
-      index += 4
-      guard bytes.count - index >= count,
-        let string = String(validating: bytes[index..<index + count], as: UTF8.self)
-      else { return nil }
-      strings.append(string)
-      index += count
-    }
-    return strings
+    LengthPrefixedFields.encoded(strings: strings)
   }
 }
 

@@ -400,3 +400,22 @@ struct RowHash: Hashable, Sendable {
     try Swift.withUnsafeBytes(of: self) { try body($0) }
   }
 }
+
+extension SealedRowCodec {
+  /// The records of `rows` that `open` opens, as a load at `cursor`; the
+  /// others (altered, swapped, invalid columns) are counted as damaged.
+  func load<Row, Record>(
+    _ rows: [Row], cursor: ChangeCursor, opening open: (Row) throws -> Record
+  ) -> RecordLoad<Record> {
+    var records: [Record] = []
+    var damaged = 0
+    for row in rows {
+      if let record = try? open(row) {
+        records.append(record)
+      } else {
+        damaged += 1
+      }
+    }
+    return RecordLoad(records: records, damagedCount: damaged, cursor: cursor)
+  }
+}

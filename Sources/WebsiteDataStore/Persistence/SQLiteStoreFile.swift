@@ -7,17 +7,20 @@ final class SQLiteStoreFile: StoreFile {
   let cookies: SQLiteCookieBackend
   let hsts: SQLiteHSTSBackend
   let webStorage: SQLiteWebStorageBackend
+  let httpCache: SQLiteReloadedBackend<HTTPCacheRecords>
   /// For the site hashes of re-sealed HSTS rows.
   private let facts: any DomainFacts
 
   init(
     database: SQLiteDatabase, cookies: SQLiteCookieBackend, hsts: SQLiteHSTSBackend,
-    webStorage: SQLiteWebStorageBackend, facts: any DomainFacts
+    webStorage: SQLiteWebStorageBackend, httpCache: SQLiteReloadedBackend<HTTPCacheRecords>,
+    facts: any DomainFacts
   ) {
     self.database = database
     self.cookies = cookies
     self.hsts = hsts
     self.webStorage = webStorage
+    self.httpCache = httpCache
     self.facts = facts
   }
 
@@ -30,12 +33,14 @@ final class SQLiteStoreFile: StoreFile {
   func reencrypt(to newKey: KeySource) async throws {
     await hsts.drain()
     await webStorage.drain()
+    await httpCache.drain()
     let facts = facts
     try await cookies.reencrypt(newKey: newKey) { connection, old, new in
       try HSTSRecords.reseal(connection, from: old, to: new) {
         CookieDomain.siteKey(of: $0, facts: facts)
       }
       try WebStorageRecords.reseal(connection, from: old, to: new)
+      try HTTPCacheRecords.reseal(connection, from: old, to: new)
       try SQLiteStoreSettings.reseal(connection, from: old, to: new)
     }
   }
@@ -78,6 +83,7 @@ final class SQLiteStoreFile: StoreFile {
     await cookies.drain()
     await hsts.drain()
     await webStorage.drain()
+    await httpCache.drain()
   }
 
   /// Its last connection checkpoints the WAL into the file.

@@ -20,16 +20,7 @@ extension WebStorageRecords: SQLiteReloadedRecords {
     let statements = try codec.withLock { codec in
       try operations.map { try $0.statement(codec, upsertSQL: upsertSQL) }
     }
-    for (sql, values) in statements {
-      try connection.run(
-        sql,
-        values.map { value in
-          switch value {
-          case .bytes(let bytes): .blob(bytes)
-          case .double(let double): .real(double)
-          }
-        })
-    }
+    for (sql, values) in statements { try connection.run(sql, values.map(\.sqlite)) }
   }
 
   /// Every row of the table, as stored.

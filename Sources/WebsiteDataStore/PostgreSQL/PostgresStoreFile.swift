@@ -9,18 +9,21 @@ final class PostgresStoreFile: StoreFile {
   let cookies: PostgresCookieBackend
   let hsts: PostgresHSTSBackend
   let webStorage: PostgresWebStorageBackend
+  let httpCache: PostgresReloadedBackend<HTTPCacheRecords>
   let listener: PostgresChangeListener
   private let facts: any DomainFacts
 
   init(
     database: PostgresDatabase, cookies: PostgresCookieBackend, hsts: PostgresHSTSBackend,
-    webStorage: PostgresWebStorageBackend, listener: PostgresChangeListener,
+    webStorage: PostgresWebStorageBackend, httpCache: PostgresReloadedBackend<HTTPCacheRecords>,
+    listener: PostgresChangeListener,
     facts: any DomainFacts
   ) {
     self.database = database
     self.cookies = cookies
     self.hsts = hsts
     self.webStorage = webStorage
+    self.httpCache = httpCache
     self.listener = listener
     self.facts = facts
   }
@@ -58,6 +61,7 @@ final class PostgresStoreFile: StoreFile {
             let sequence = try PostgresChangeSequence.next(.cookies, on: connection)
             _ = try PostgresChangeSequence.next(.hsts, on: connection)
             _ = try PostgresChangeSequence.next(.webStorage, on: connection)
+            _ = try PostgresChangeSequence.next(.httpCache, on: connection)
             try PostgresAdvisoryLock.meta.take(on: connection)
             let snapshot = try PostgresCookieRows.readAll(connection)
             var readable: [Cookie] = []
@@ -76,6 +80,7 @@ final class PostgresStoreFile: StoreFile {
                 CookieDomain.siteKey(of: $0, facts: facts)
               }
               try WebStorageRecords.reseal(connection, from: old, to: newCodec)
+              try HTTPCacheRecords.reseal(connection, from: old, to: newCodec)
               for name in try Self.settingNames(connection) {
                 let value = try Self.setting(name, connection, codec: old)
                 try Self.saveSetting(value, named: name, connection, codec: newCodec)
@@ -139,6 +144,7 @@ final class PostgresStoreFile: StoreFile {
     await cookies.drain()
     await hsts.drain()
     await webStorage.drain()
+    await httpCache.drain()
   }
 
   func close() async {

@@ -8,7 +8,7 @@ enum PostgresStoreSchema {
   /// (Migrations/PostgreSQL/, and the ledger).
   static let tables: [String: Int] = [
     "schema_migrations": 3, "store_meta": 2, "cookies": 15, "hsts": 8, "change_sequence": 3,
-    "cookie_removals": 4, "hsts_removals": 2, "web_storage": 7,
+    "cookie_removals": 4, "hsts_removals": 2, "web_storage": 7, "http_cache": 7,
   ]
 
   /// What the schema holds.

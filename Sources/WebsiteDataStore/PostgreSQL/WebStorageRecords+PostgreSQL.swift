@@ -17,16 +17,7 @@ extension WebStorageRecords: PostgresReloadedRecords {
     let statements = try codec.withLock { codec in
       try operations.map { try $0.statement(codec, upsertSQL: upsertSQL) }
     }
-    for (sql, values) in statements {
-      try connection.execute(
-        sql,
-        values.map { value in
-          switch value {
-          case .bytes(let bytes): .bytes(bytes)
-          case .double(let double): .double(double)
-          }
-        })
-    }
+    for (sql, values) in statements { try connection.execute(sql, values.map(\.postgres)) }
   }
 
   /// Every row of the table, as stored.

@@ -37,6 +37,9 @@ extension WebsiteDataStore {
         if key.topLevelSiteName != key.site { add(.localStorage, key.topLevelSiteName, 2 * usage) }
       }
     }
+    if types.contains(.httpCache) {
+      for (site, bytes) in httpCache.usageBySite() { add(.httpCache, site, bytes) }
+    }
     return bySite.sorted { $0.key < $1.key }.map {
       WebsiteDataRecord(
         displayName: $0.key, dataTypes: Set($0.value.keys),
@@ -56,7 +59,8 @@ extension WebsiteDataStore {
   /// domain belongs to it, partitioned or not, and the cookies partitioned
   /// under it as a top-level site (its CHIPS partition, as browsers clear
   /// it); its HSTS entries are those of its hosts; its web storage is the
-  /// areas of its origins and those partitioned under it.
+  /// areas of its origins and those partitioned under it; its cached
+  /// responses, those of its URLs and those partitioned under it.
   public func removeData(ofTypes types: Set<WebsiteDataType>, for records: [WebsiteDataRecord])
     async throws
   {
@@ -68,6 +72,9 @@ extension WebsiteDataStore {
     }
     if types.contains(.localStorage) {
       try await webStorageStore.removeAreas(ofSites: Set(records.map(\.displayName)))
+    }
+    if types.contains(.httpCache) {
+      httpCache.removeEntries(ofSites: Set(records.map(\.displayName)))
     }
   }
 
@@ -85,5 +92,6 @@ extension WebsiteDataStore {
     if types.contains(.localStorage) {
       try await webStorageStore.removeItems(modifiedSince: date)
     }
+    if types.contains(.httpCache) { httpCache.removeEntries(modifiedSince: date) }
   }
 }

@@ -18,8 +18,12 @@ public struct WebsiteDataType: RawRepresentable, Hashable, Sendable, Comparable,
   /// ``StorageKey`` (WebKit's `WKWebsiteDataTypeLocalStorage`).
   public static let localStorage = WebsiteDataType(rawValue: "local-storage")
 
+  /// The HTTP cache: responses the loader stored (RFC 9111), partitioned
+  /// by ``HTTPCachePartitionKey`` (WebKit's `WKWebsiteDataTypeMemoryCache`).
+  public static let httpCache = WebsiteDataType(rawValue: "http-cache")
+
   /// Every type this version knows.
-  public static let allTypes: Set<WebsiteDataType> = [.cookies, .hsts, .localStorage]
+  public static let allTypes: Set<WebsiteDataType> = [.cookies, .hsts, .localStorage, .httpCache]
 
   public var description: String { rawValue }
 

@@ -4,6 +4,7 @@ package enum ChangeSequenceKind: String, Sendable {
   case cookies
   case hsts
   case webStorage = "web_storage"
+  case httpCache = "http_cache"
 }
 
 /// Where a backend's change sequence for one kind of record stands, in any

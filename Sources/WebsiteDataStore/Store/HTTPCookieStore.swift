@@ -19,7 +19,7 @@ import Synchronization
 /// without a hop to the actor.
 public actor HTTPCookieStore {
   private let shell: StoreShell<CookieJar, CookieWrite>
-  let clock: any StoreClock
+  package nonisolated let clock: any StoreClock
 
   /// The domain facts (public suffix list, IDNA) the store uses.
   public nonisolated let domainFacts: any DomainFacts

@@ -30,12 +30,14 @@ extension WebsiteDataStore {
     let backend: SQLiteCookieBackend
     let hsts: SQLiteHSTSBackend
     let webStorage: SQLiteWebStorageBackend
+    let httpCache: SQLiteReloadedBackend<HTTPCacheRecords>
     do {
       backend = SQLiteCookieBackend(
         database: database, keys: try KeyMaterial(dataKey: dataKey), facts: domainFacts,
         keepsSessionCookies: options.keepsSessionCookies)
       hsts = SQLiteHSTSBackend(database: database, codec: backend.codec)
       webStorage = SQLiteWebStorageBackend(database: database, codec: backend.codec)
+      httpCache = SQLiteReloadedBackend(database: database, codec: backend.codec)
     } catch {
       await database.close()  // release the file before throwing
       throw error
@@ -44,8 +46,9 @@ extension WebsiteDataStore {
       location: path,
       file: SQLiteStoreFile(
         database: database, cookies: backend, hsts: hsts, webStorage: webStorage,
-        facts: domainFacts),
-      cookies: backend, hsts: hsts, webStorage: webStorage, configuration: configuration,
+        httpCache: httpCache, facts: domainFacts),
+      cookies: backend, hsts: hsts, webStorage: webStorage, httpCache: httpCache,
+      configuration: configuration,
       options: options, clock: clock, domainFacts: domainFacts)
   }
 
@@ -57,12 +60,14 @@ extension WebsiteDataStore {
     cookies: StoreShell<CookieJar, CookieWrite>.Persistence,
     hsts: StoreShell<HSTSEntryTable, HSTSWrite>.Persistence,
     webStorage: StoreShell<WebStorageTable, WebStorageWrite>.Persistence,
+    httpCache: HTTPCacheStore.Persistence,
     configuration: CookieJarConfiguration, options: PersistentStoreOptions,
     clock: any StoreClock, domainFacts: any DomainFacts
   ) async throws -> WebsiteDataStore {
     let load: RecordLoad<Cookie>
     let hstsLoad: RecordLoad<HSTSEntry>
     let webStorageLoad: RecordLoad<WebStorageItem>
+    let httpCacheLoad: RecordLoad<HTTPCacheEntry>
     let statistics: ResourceLoadStatisticsSaver.Snapshot?
     var trackingPrevention = TrackingPreventionPolicy.webKit
     var configuration = configuration
@@ -70,6 +75,7 @@ extension WebsiteDataStore {
       load = try await cookies.load()
       hstsLoad = try await hsts.load()
       webStorageLoad = try await webStorage.load()
+      httpCacheLoad = try await httpCache.load()
       if let saved = try await savedThirdPartyPolicy(in: file) {
         configuration.thirdPartyPolicy = saved
       }
@@ -92,6 +98,7 @@ extension WebsiteDataStore {
       webStorageStore: WebStorageStore(
         clock: clock, persistence: webStorage, initialLoad: webStorageLoad,
         observedCatchUpInterval: options.observedCatchUpInterval),
+      httpCache: HTTPCacheStore(limits: .standard, persistence: httpCache, load: httpCacheLoad),
       persistentFile: PersistentFile(path: location, file: file),
       trackingPrevention: trackingPrevention,
       statistics: statistics)

@@ -38,8 +38,10 @@ extension WebsiteDataStore {
     let cookies: PostgresCookieBackend
     let hsts: PostgresHSTSBackend
     let webStorage: PostgresWebStorageBackend
+    let httpCache: PostgresReloadedBackend<HTTPCacheRecords>
     let signals: [ChangeSequenceKind: ChangeSignal] = [
       .cookies: ChangeSignal(), .hsts: ChangeSignal(), .webStorage: ChangeSignal(),
+      .httpCache: ChangeSignal(),
     ]
     let listener = PostgresChangeListener(
       connectionString: connectionString, sender: sender, signals: signals)
@@ -58,6 +60,9 @@ extension WebsiteDataStore {
       webStorage = PostgresWebStorageBackend(
         database: database, reader: reader, codec: codec, sender: sender,
         changes: (signals[.webStorage]!, listener))
+      httpCache = PostgresReloadedBackend(
+        database: database, reader: reader, codec: codec, sender: sender,
+        changes: (signals[.httpCache]!, listener))
     } catch {
       await database.close()
       throw error
@@ -66,8 +71,9 @@ extension WebsiteDataStore {
       location: PostgresStoreOpening.redacted(connectionString),
       file: PostgresStoreFile(
         database: database, cookies: cookies, hsts: hsts, webStorage: webStorage,
-        listener: listener, facts: domainFacts),
-      cookies: cookies, hsts: hsts, webStorage: webStorage, configuration: configuration,
+        httpCache: httpCache, listener: listener, facts: domainFacts),
+      cookies: cookies, hsts: hsts, webStorage: webStorage, httpCache: httpCache,
+      configuration: configuration,
       options: options, clock: clock, domainFacts: domainFacts)
   }
 

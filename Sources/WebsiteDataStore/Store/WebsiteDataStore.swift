@@ -19,6 +19,9 @@ public final class WebsiteDataStore: Sendable {
   /// The web storage (`localStorage`) of this store, partitioned by
   /// ``StorageKey``.
   public let webStorageStore: WebStorageStore
+  /// The HTTP cache of this store's loads (RFC 9111), partitioned by
+  /// ``HTTPCachePartitionKey``.
+  public let httpCache: HTTPCacheStore
   /// Whether the store writes to disk.
   public var isPersistent: Bool { persistentFile != nil }
   /// The store's file, for persistent stores.
@@ -39,13 +42,14 @@ public final class WebsiteDataStore: Sendable {
 
   init(
     httpCookieStore: HTTPCookieStore, hstsStore: HSTSStore, webStorageStore: WebStorageStore,
-    persistentFile: PersistentFile?,
+    httpCache: HTTPCacheStore = HTTPCacheStore(), persistentFile: PersistentFile?,
     trackingPrevention: TrackingPreventionPolicy = .webKit,
     statistics: ResourceLoadStatisticsSaver.Snapshot? = nil
   ) {
     self.httpCookieStore = httpCookieStore
     self.hstsStore = hstsStore
     self.webStorageStore = webStorageStore
+    self.httpCache = httpCache
     self.persistentFile = persistentFile
     resourceLoadStatistics = ResourceLoadStatisticsStore(
       clock: httpCookieStore.clock, domainFacts: httpCookieStore.domainFacts,

@@ -49,6 +49,10 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
   /// bits of an IPv4 address differ, or 64 of an IPv6 one): WebKit's CNAME
   /// and IP address cloaking caps, 7 days.
   public var cloakedCookieLifetime: TimeInterval = 7 * 86_400
+  /// The longest a cached response of a prevalent domain stays fresh,
+  /// whatever its `max-age` or `Expires`: WebKit's cache max-age cap for
+  /// prevalent resources, 7 days.
+  public var prevalentResourceCacheLifetime: TimeInterval = 7 * 86_400
   /// WebKit's SameSite=Strict enforcement for redirect trackers, off by
   /// default as in WebKit: a domain that redirected top-level navigations
   /// to at least this many sites (WebKit's threshold: 10) gets its cookies
@@ -83,7 +87,7 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
     case maximumEntries, entriesKeptAfterPruning, operatingDaysWindow, grandfatheringDuration
     case scriptWritableStorageOperatingDays
     case minimumTimeBetweenDataRemovals, scriptWrittenCookieLifetime, linkDecorationCookieLifetime
-    case cloakedCookieLifetime, strictCookiesAfterTopFrameRedirects
+    case cloakedCookieLifetime, strictCookiesAfterTopFrameRedirects, prevalentResourceCacheLifetime
     case bounceTrackingInteractionWindow, bounceTrackingGracePeriod, storageAccessGrantLifetime
   }
 
@@ -111,6 +115,8 @@ public struct TrackingPreventionPolicy: Sendable, Hashable, Codable {
     linkDecorationCookieLifetime = try value(
       .linkDecorationCookieLifetime, defaults.linkDecorationCookieLifetime)
     cloakedCookieLifetime = try value(.cloakedCookieLifetime, defaults.cloakedCookieLifetime)
+    prevalentResourceCacheLifetime = try value(
+      .prevalentResourceCacheLifetime, defaults.prevalentResourceCacheLifetime)
     strictCookiesAfterTopFrameRedirects = try container.decodeIfPresent(
       Int.self, forKey: .strictCookiesAfterTopFrameRedirects)
     bounceTrackingInteractionWindow = try value(

@@ -71,6 +71,7 @@ extension WebsiteDataStore {
       try await httpCookieStore.deleteCookies(ofSites: sites, cause: .removedByTrackingPrevention)
       try await hstsStore.removeEntries(ofSites: sites)
       try await webStorageStore.removeAreas(ofSites: sites)
+      httpCache.removeEntries(ofSites: sites)
     }
     let storageSites = Set(storageRemovals.map(\.domain))
     if !storageSites.isEmpty { try await webStorageStore.removeAreas(ofSites: storageSites) }

@@ -1,20 +1,14 @@
 /// The statements of a web storage write, the same in every engine: the
-/// text uses `$1`-style parameters (SQLite accepts them too) and the value
-/// kinds both engines bind.
+/// text uses `$1`-style parameters (SQLite accepts them too) and values
+/// both engines bind (``SealedRowValue``).
 extension WebStorageWrite.Operation {
-  /// A value of a statement.
-  enum Value {
-    case bytes([UInt8])
-    case double(Double)
-  }
-
   /// Whether the operation deletes rows (then a file's journal is
   /// truncated after it, so no removed row lingers there).
   var deletes: Bool { if case .upsert = self { false } else { true } }
 
   /// The statement and its values, sealed with `codec`; an upsert is the
   /// engine's `upsertSQL` (whose conflict clauses differ).
-  func statement(_ codec: SealedRowCodec, upsertSQL: String) throws -> (String, [Value]) {
+  func statement(_ codec: SealedRowCodec, upsertSQL: String) throws -> (String, [SealedRowValue]) {
     switch self {
     case .upsert(let item):
       let row = try codec.webStorageRow(for: item)

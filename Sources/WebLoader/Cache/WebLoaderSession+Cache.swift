@@ -1,0 +1,214 @@
+import CookieCore
+import Foundation
+import WebsiteDataStore
+
+extension WebLoaderSession {
+  /// One hop through the store's HTTP cache (``WebsiteDataStore/HTTPCacheStore``)
+  /// by the rules of RFC 9111 (``HTTPCacheRules``) and the request's
+  /// ``LoadRequest/CachePolicy``: a `GET` a stored response may answer is
+  /// answered without the network (``CacheOutcome/hit``); one that must be
+  /// validated is sent with its validators, and a `304` answers with the
+  /// stored response, its fields updated (``CacheOutcome/revalidated``);
+  /// otherwise the response comes from the network (``CacheOutcome/miss``)
+  /// and is stored when it may be. A response to an unsafe method
+  /// invalidates what is stored for its URL, `Location` and
+  /// `Content-Location` (§4.4).
+  ///
+  /// Responses are stored under the hop's partition
+  /// (``cachePartition(for:context:)``) and URL as requested (before an
+  /// HSTS upgrade), without their `Set-Cookie` fields: a hit sends and
+  /// receives no cookies, as in a browser. A prevalent domain's responses
+  /// are fresh for at most
+  /// ``WebsiteDataStore/TrackingPreventionPolicy/prevalentResourceCacheLifetime``.
+  nonisolated(nonsending) func performCachedHop(
+    _ request: consuming LoadRequest, context: LoadContext, redirectChain: [URLRecord],
+    onResponse: (@Sendable (LoadHop) async -> Bool)?
+  ) async throws(LoadError) -> (hop: LoadHop, sent: LoadRequest, body: [UInt8], decided: Bool) {
+    var request = request
+    guard let partition = cachePartition(for: request.url, context: context) else {
+      return try await performHop(
+        request, context: context, redirectChain: redirectChain, onResponse: onResponse)
+    }
+    let cache = store.httpCache
+    let url = Self.cacheURL(request.url)
+    let clock = store.httpCookieStore.clock
+    let statistics = store.resourceLoadStatistics
+    let cap =
+      statistics.isPrevalent(request.url) ? statistics.policy.prevalentResourceCacheLifetime : nil
+    var validating: HTTPCacheEntry?
+    if request.method == "GET" {
+      if let stored = request.cachePolicy == .reloadIgnoringLocalCacheData
+        ? nil : cache.entry(for: url, in: partition)
+      {
+        let use = Self.use(
+          of: stored, for: request, now: clock.now(), cap: cap,
+          allowsStaleWhileRevalidate: configuration.allowsStaleWhileRevalidate)
+        switch use {
+        case .fresh, .staleWhileRevalidate:
+          if use == .staleWhileRevalidate { revalidateInBackground(request, context: context) }
+          var hop = cachedHop(stored, request: request)
+          hop.cacheOutcome = .hit
+          var decided = false
+          if let onResponse {
+            guard await onResponse(hop) else {
+              throw LoadError(.cancelled, "the response was refused", url: request.url)
+            }
+            decided = true
+          }
+          return (hop, request, stored.body, decided)
+        case .validate:
+          let conditional = request.headers.contains {
+            $0.hasName("if-none-match") || $0.hasName("if-modified-since")
+          }
+          if !conditional {
+            request.headers += HTTPCacheRules.validators(for: stored)
+            validating = stored
+          }
+        case .unusable:
+          break
+        }
+      } else if request.cachePolicy == .returnCacheDataDontLoad {
+        throw LoadError(.notCached, "no stored response may answer the request", url: request.url)
+      }
+    }
+    let requestTime = clock.now()
+    let (hop, sent, body, decided) = try await performHop(
+      request, context: context, redirectChain: redirectChain,
+      onResponse: validating == nil ? onResponse : nil)
+    let responseTime = clock.now()
+    if let validating, hop.status == 304 {
+      let updated = HTTPCacheRules.updated(
+        validating, with: hop.headers, requestTime: requestTime, responseTime: responseTime)
+      cache.store(updated)
+      var answer = cachedHop(updated, request: sent, network: hop)
+      answer.cacheOutcome = .revalidated
+      return (answer, sent, updated.body, false)
+    }
+    var answer = hop
+    if sent.method == "GET" {
+      answer.cacheOutcome = .miss
+      if HTTPCacheRules.isStorable(
+        method: sent.method, status: hop.status, requestFields: sent.headers,
+        responseFields: hop.headers)
+      {
+        cache.store(
+          HTTPCacheEntry(
+            partitionKey: partition, url: url,
+            site: CookieDomain.siteKey(
+              of: request.url.serializedHost, facts: store.httpCookieStore.domainFacts),
+            status: hop.status, reasonPhrase: hop.reasonPhrase,
+            headers: hop.headers.filter { !$0.hasName("set-cookie") }.map {
+              HTTPCacheEntry.Field($0.name, $0.value)
+            },
+            body: body, requestTime: requestTime, responseTime: responseTime,
+            varyingRequestFields: HTTPCacheRules.varyingFields(
+              of: sent.headers, vary: HTTPCacheRules.values(named: "vary", in: hop.headers))))
+      } else if validating != nil {
+        cache.removeEntry(for: url, in: partition)
+      }
+    } else {
+      invalidate(after: hop, of: sent, partition: partition)
+    }
+    return (answer, sent, body, decided)
+  }
+
+  /// The cache partition of a hop to `url` (``HTTPCachePartitionKey``): a
+  /// navigation's is its own site; a subresource's is its top-level page's
+  /// site with its initiator as the requesting frame. `nil` under an
+  /// opaque top-level origin, whose responses are not cached.
+  func cachePartition(for url: URLRecord, context: LoadContext) -> HTTPCachePartitionKey? {
+    let facts = store.httpCookieStore.domainFacts
+    switch context.kind {
+    case .navigation:
+      return HTTPCachePartitionKey(topLevel: url, facts: facts)
+    case .subresource:
+      guard let topLevel = context.topLevelURL else { return nil }
+      return HTTPCachePartitionKey(
+        topLevel: topLevel, frame: context.initiator,
+        crossSiteAncestor: context.hasCrossSiteAncestorFrame, facts: facts)
+    }
+  }
+
+  /// The cache key's URL: the URL without its fragment (RFC 9111 §2).
+  static func cacheURL(_ url: URLRecord) -> String {
+    guard let fragment = url.fragment else { return url.serialized }
+    return String(url.serialized.dropLast(fragment.utf8.count + 1))
+  }
+
+  /// Validates a stored response in the background (`stale-while-revalidate`):
+  /// a load of its own that validates it (and stores what comes back),
+  /// whose outcome nobody waits for.
+  private func revalidateInBackground(_ request: LoadRequest, context: LoadContext) {
+    var revalidation = request
+    revalidation.cachePolicy = .reloadRevalidatingCacheData
+    Task { [self] in _ = try? await load(revalidation, context: context) }
+  }
+
+  /// What `stored` may do for `request`, under its cache policy.
+  private static func use(
+    of stored: HTTPCacheEntry, for request: LoadRequest, now: Date, cap: TimeInterval?,
+    allowsStaleWhileRevalidate: Bool
+  ) -> HTTPCacheRules.Use {
+    var fields = request.headers
+    switch request.cachePolicy {
+    case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
+      // However stale: as if the request allowed any staleness.
+      fields.append(HTTPHeader("Cache-Control", "max-stale"))
+    case .reloadRevalidatingCacheData:
+      let immutable = CacheControl(stored.values(named: "cache-control")).immutable
+      if !immutable { fields.append(HTTPHeader("Cache-Control", "no-cache")) }
+    case .useProtocolCachePolicy, .reloadIgnoringLocalCacheData:
+      break
+    }
+    return HTTPCacheRules.use(
+      of: stored, for: fields, now: now, cap: cap,
+      allowsStaleWhileRevalidate: allowsStaleWhileRevalidate)
+  }
+
+  /// Invalidation after an unsafe method (RFC 9111 §4.4): a non-error
+  /// response to a method other than `GET`, `HEAD`, `OPTIONS` and `TRACE`
+  /// removes what is stored for its URL, and for its `Location` and
+  /// `Content-Location` when they are of the same origin.
+  private func invalidate(
+    after hop: LoadHop, of request: LoadRequest, partition: HTTPCachePartitionKey
+  ) {
+    guard !["GET", "HEAD", "OPTIONS", "TRACE"].contains(request.method),
+      (200..<400).contains(hop.status)
+    else { return }
+    var targets = [request.url]
+    for name in ["location", "content-location"] {
+      if let value = HTTPCacheRules.first(name, in: hop.headers),
+        let target = try? store.url(value, relativeTo: request.url),
+        target.serializedOrigin == request.url.serializedOrigin
+      {
+        targets.append(target)
+      }
+    }
+    for target in targets { store.httpCache.removeEntry(for: Self.cacheURL(target), in: partition) }
+  }
+
+  /// A hop made of a stored response: its status and fields (`network`'s
+  /// cookies, when a `304` validated it).
+  private func cachedHop(_ entry: HTTPCacheEntry, request: LoadRequest, network: LoadHop? = nil)
+    -> LoadHop
+  {
+    var head = HTTPResponseHead()
+    func feed(_ line: String) {
+      var line = line
+      line.withUTF8 { head.consume(line: $0) }
+    }
+    feed("HTTP/1.1 \(entry.status) \(entry.reasonPhrase)")
+    for field in entry.headers { feed("\(field.name): \(field.value)") }
+    feed("")
+    head.remoteAddress = network?.remoteAddress
+    let location =
+      RedirectPolicy.isRedirectStatus(entry.status) ? head.firstValue(named: "location") : nil
+    return LoadHop(
+      url: network?.url ?? request.url, method: request.method,
+      upgradedByHSTS: network?.upgradedByHSTS ?? false, head: head,
+      cookiesSent: network?.cookiesSent ?? [], setCookieResults: network?.setCookieResults ?? [],
+      cookieStoreError: network?.cookieStoreError, hstsStoreError: network?.hstsStoreError,
+      location: location, redirectURL: location.flatMap { redirectTarget($0, from: request.url) },
+      storageAccessStatus: network?.storageAccessStatus)
+  }
+}
