@@ -57,13 +57,14 @@ enum RecordsCommand: Command {
     } else if records.isEmpty {
       Console.out("No data.\n")
     } else {
+      // One column per kind asked for, with the bytes each site holds.
+      let kinds = types.sorted()
       let rows = records.map { record in
-        [
-          record.displayName, record.dataTypes.sorted().map(\.rawValue).joined(separator: ","),
-          byteCount(record.totalSize ?? 0),
-        ]
+        [record.displayName]
+          + kinds.map { kind in record.sizes?[kind].map(byteCount) ?? "-" }
       }
-      Console.out(Table(header: ["SITE", "TYPES", "SIZE"], rows: rows).text)
+      Console.out(
+        Table(header: ["SITE"] + kinds.map { $0.rawValue.uppercased() }, rows: rows).text)
     }
     return .success
   }

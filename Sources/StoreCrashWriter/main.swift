@@ -17,7 +17,35 @@ import WebsiteData
 // 300 ms pause once lasted over 30 s, the old limit, and the writer ended
 // before the kill); the suite's time limit ends a hung test sooner.
 
-let usage = "Usage: StoreCrashWriter STORE KEY_FILE FIRST\n"
+// With a fourth argument `cache`, it stores HTTP cache entries instead:
+// entry i is `https://cdn.test/e<i>` under the partition of
+// https://site<i / 100>.test/, its 16 KiB body the text `e<i>;` repeated
+// (``cacheBody(_:)``); after each is written through (the cache's flush
+// returned) it prints `ack e<i>`.
+
+// With `storage`, it sets web storage items: item `k<i>` = `v<i>` in the
+// area of https://site<i / 100>.test/, printing `ack k<i>` once `setItem`
+// returned (committed).
+
+let usage = "Usage: StoreCrashWriter STORE KEY_FILE FIRST [cache|storage]\n"
+
+/// The body of cache entry `index`: `e<index>;` repeated to 16 KiB.
+func cacheBody(_ index: Int) -> [UInt8] {
+  let unit = Array("e\(index);".utf8)
+  return Array((0..<(16_384 / unit.count + 1)).flatMap { _ in unit }.prefix(16_384))
+}
+
+/// Stores cache entry `index` and returns once it was written through.
+func writeCacheEntry(_ index: Int, to store: WebsiteDataStore) async throws {
+  let top = try store.url("https://site\(index / 100).test/")
+  store.httpCache.store(
+    HTTPCacheEntry(
+      partitionKey: HTTPCachePartitionKey(topLevel: top, facts: store.httpCookieStore.domainFacts),
+      url: "https://cdn.test/e\(index)", site: "cdn.test", status: 200, reasonPhrase: "OK",
+      headers: [HTTPCacheEntry.Field("Cache-Control", "max-age=600")], body: cacheBody(index),
+      requestTime: Date(), responseTime: Date()))
+  await store.httpCache.flush()
+}
 
 /// Writes `text` to a file descriptor in full, unbuffered.
 func emit(_ text: String, to descriptor: Int32) {
@@ -45,7 +73,9 @@ func writeCookie(_ index: Int, to store: WebsiteDataStore) async throws {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 3, let first = Int(arguments[2]), first >= 0 else {
+guard arguments.count == 3 || (arguments.count == 4 && ["cache", "storage"].contains(arguments[3])),
+  let first = Int(arguments[2]), first >= 0
+else {
   emit(usage, to: STDERR_FILENO)
   exit(64)
 }
@@ -63,6 +93,22 @@ do {
       at: arguments[0], key: .keyFile(arguments[1]), configuration: configuration)
   let deadline = ContinuousClock.now + .seconds(600)
   var next = first
+  if arguments.count == 4 {
+    let cache = arguments[3] == "cache"
+    while ContinuousClock.now < deadline {
+      if cache {
+        try await writeCacheEntry(next, to: store)
+        emit("ack e\(next)\n", to: STDOUT_FILENO)
+      } else {
+        let area = store.webStorageStore.area(
+          store.storageKey(for: try store.url("https://site\(next / 100).test/")))
+        try await area.setItem("k\(next)", "v\(next)")
+        emit("ack k\(next)\n", to: STDOUT_FILENO)
+      }
+      next += 1
+    }
+    exit(0)
+  }
   while ContinuousClock.now < deadline {
     let round = 1 + next % 4
     let start = next

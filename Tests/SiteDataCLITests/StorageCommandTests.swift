@@ -43,10 +43,10 @@ import Testing
     // records: web storage counts for the origin's site and the top-level
     // site it is partitioned under, two bytes a UTF-16 code unit.
     #expect(
-      try await sandbox.succeed(["records"]).stdout == """
-        SITE         TYPES          SIZE
-        app.example  local-storage  50 B
-        widget.test  local-storage  10 B
+      try await sandbox.succeed(["records", "--types", "local-storage,cookies"]).stdout == """
+        SITE         COOKIES  LOCAL-STORAGE
+        app.example  -        50 B
+        widget.test  -        10 B
 
         """)
     #expect(

@@ -98,4 +98,40 @@ import Testing
     let again = try await Support.open(location.path, key: .keyFile(rotated), create: false)
     #expect(again.httpCache.entries() == [old])
   }
+
+  /// The writer (``StoreCrashWriterProcess`` in `cache` mode) killed
+  /// with SIGKILL while it writes 16 KiB entries through: every entry it
+  /// was told was written is there whole, and no entry is torn.
+  @Test("SIGKILL while the cache writes through leaves no torn entry, three times over")
+  func killedWriterLeavesNoTornEntry() async throws {
+    let location = try Support.location("cache-crash")
+    var acknowledgedSoFar: Set<String> = []
+    var next = 0
+    for run in 1...3 {
+      let writer = try StoreCrashWriterProcess(
+        store: location.path, keyFile: location.keyFile, first: next, mode: "cache")
+      try await writer.waitForFirstAcknowledgement()
+      try await Task.sleep(for: .milliseconds(Int.random(in: 50...300)))
+      let killed = await writer.kill()
+      let acknowledged = try writer.acknowledged()
+      let label = "run \(run), \(acknowledged.count) acknowledged"
+      let stderr = try writer.stderr()
+      #expect(killed, "\(label): the writer ended on its own: \(stderr)")
+      acknowledgedSoFar.formUnion(acknowledged)
+      let store = try await Support.open(location.path, key: location.key, create: false)
+      #expect(try await store.integrityCheck() == [], "\(label)")
+      #expect(store.httpCache.damagedRecordCount == 0, "\(label)")
+      var found: Set<String> = []
+      for entry in store.httpCache.entries() {
+        let name = String(entry.url.dropFirst("https://cdn.test/".count))
+        let unit = Array("\(name);".utf8)
+        let expected = Array((0..<(16_384 / unit.count + 1)).flatMap { _ in unit }.prefix(16_384))
+        #expect(entry.body == expected, "\(label): \(name) is torn")
+        found.insert(name)
+      }
+      #expect(acknowledgedSoFar.isSubset(of: found), "\(label): lost \(acknowledgedSoFar.subtracting(found).sorted().prefix(10))")
+      next = (found.compactMap { Int($0.dropFirst()) }.max() ?? next) + 1
+      try await Support.close(store)
+    }
+  }
 }

@@ -27,11 +27,14 @@ enum HTTPCacheRules {
 
   // MARK: - §3 Storing responses
 
-  /// Whether the final response to `request` may be stored (§3): a `GET`
+  /// Whether the final response to `request` is stored (§3): a `GET`
   /// without `no-store` on either side, a final status other than `206`,
   /// no `Vary: *`, and explicit freshness, a heuristically cacheable
   /// status or `public`; a request with `Authorization` only when the
-  /// response allows it (§3.5).
+  /// response allows it (§3.5). A response that could never answer a
+  /// request — no explicit freshness, no `Last-Modified` for heuristic
+  /// freshness, no validator — is not stored (§3 permits it; storing it
+  /// would only cost).
   static func isStorable(
     method: String, status: Int, requestFields: [HTTPHeader], responseFields: [HTTPHeader]
   ) -> Bool {
@@ -46,8 +49,13 @@ enum HTTPCacheRules {
     {
       return false
     }
-    return response.maxAge != nil || first("expires", in: responseFields) != nil
-      || response.isPublic || response.isPrivate || heuristicallyCacheable.contains(status)
+    let explicit = response.maxAge != nil || first("expires", in: responseFields) != nil
+    let usable =
+      explicit || first("last-modified", in: responseFields) != nil
+      || first("etag", in: responseFields) != nil
+    return usable
+      && (explicit || response.isPublic || response.isPrivate
+        || heuristicallyCacheable.contains(status))
   }
 
   /// The request's values of the fields the response's `Vary` names

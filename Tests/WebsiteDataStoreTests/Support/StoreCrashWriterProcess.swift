@@ -25,12 +25,14 @@ final class StoreCrashWriterProcess {
   }
 
   /// Starts the writer on the store at `store`, locked with the key file
-  /// `keyFile`, numbering its cookies from `first`.
-  init(store: String, keyFile: String, first: Int) throws {
+  /// `keyFile`, numbering its cookies (or, with `mode` `cache` or
+  /// `storage`, its HTTP cache entries or web storage items) from `first`.
+  init(store: String, keyFile: String, first: Int, mode: String? = nil) throws {
     output = try MemoryFile("stdout")
     errors = try MemoryFile("stderr")
     process = try ChildProcess(
-      try Self.binary().path, arguments: [store, keyFile, String(first)], stdin: .null,
+      try Self.binary().path,
+      arguments: [store, keyFile, String(first)] + (mode.map { [$0] } ?? []), stdin: .null,
       stdout: .file(output), stderr: .file(errors))
   }
 
