@@ -144,29 +144,16 @@ import Testing
   @Test("SIGKILL in the middle of a stream of setItem calls loses no acknowledged item")
   func killedWriterLosesNoAcknowledgedItem() async throws {
     let location = try Support.location("storage-crash")
-    var acknowledgedSoFar: Set<String> = []
-    var next = 0
-    for run in 1...3 {
-      let writer = try StoreCrashWriterProcess(
-        store: location.path, keyFile: location.keyFile, first: next, mode: "storage")
-      try await writer.waitForFirstAcknowledgement()
-      try await Task.sleep(for: .milliseconds(Int.random(in: 50...300)))
-      let killed = await writer.kill()
-      let acknowledged = try writer.acknowledged()
-      let label = "run \(run), \(acknowledged.count) acknowledged"
-      let stderr = try writer.stderr()
-      #expect(killed, "\(label): the writer ended on its own: \(stderr)")
-      acknowledgedSoFar.formUnion(acknowledged)
-      let store = try await Support.open(location.path, key: location.key, create: false)
+    try await StoreCrashWriterProcess.killRepeatedly(location, mode: "storage", runs: 3) {
+      store, acknowledged, label in
       #expect(await store.webStorageStore.damagedRecordCount == 0, "\(label)")
       var found: [String: String] = [:]
       for (key, _) in await store.webStorageStore.areas() {
         for item in await store.webStorageStore.items(in: key) { found[item.key] = item.value }
       }
-      let lost = acknowledgedSoFar.filter { found[$0] != "v" + $0.dropFirst() }
-      #expect(lost.isEmpty, "\(label): lost or altered \(lost.sorted().prefix(10))")
-      next = (found.keys.compactMap { Int($0.dropFirst()) }.max() ?? next) + 1
-      try await Support.close(store)
+      let lost = acknowledged.filter { found[$0] != "v" + $0.dropFirst() }.sorted()
+      #expect(lost.isEmpty, "\(label): lost or altered \(lost.prefix(10))")
+      return found.keys.compactMap { Int($0.dropFirst()) }
     }
   }
 }

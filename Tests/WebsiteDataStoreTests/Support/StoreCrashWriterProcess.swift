@@ -2,6 +2,7 @@ import BuiltProductLocator
 import Foundation
 import ProcessHarness
 import Testing
+import WebsiteDataStore
 
 /// The `StoreCrashWriter` helper (Sources/StoreCrashWriter), launched as a
 /// child process that writes cookies to a persistent store until it is
@@ -73,5 +74,36 @@ final class StoreCrashWriterProcess {
     try? process.kill(SIGKILL)
     guard case .signalled = try? await process.wait() else { return false }
     return true
+  }
+}
+
+extension StoreCrashWriterProcess {
+  /// Runs the writer in `mode` on the store at `location` `runs` times,
+  /// each killed with SIGKILL a random 50–300 ms after its first
+  /// acknowledgement; after each kill opens the store and hands `check` the
+  /// store, every name acknowledged so far and a label for messages.
+  /// `check` returns the indexes the store holds; the next writer numbers
+  /// after the largest.
+  static func killRepeatedly(
+    _ location: FaultTestSupport.Location, mode: String, runs: Int,
+    check: (WebsiteDataStore, _ acknowledged: Set<String>, _ label: String) async throws -> [Int]
+  ) async throws {
+    var acknowledgedSoFar: Set<String> = []
+    var next = 0
+    for run in 1...runs {
+      let writer = try StoreCrashWriterProcess(
+        store: location.path, keyFile: location.keyFile, first: next, mode: mode)
+      try await writer.waitForFirstAcknowledgement()
+      try await Task.sleep(for: .milliseconds(Int.random(in: 50...300)))
+      let killed = await writer.kill()
+      let acknowledged = try writer.acknowledged()
+      let label = "run \(run), \(acknowledged.count) acknowledged"
+      let stderr = try writer.stderr()
+      #expect(killed, "\(label): the writer ended on its own: \(stderr)")
+      acknowledgedSoFar.formUnion(acknowledged)
+      let store = try await FaultTestSupport.open(location.path, key: location.key, create: false)
+      next = (try await check(store, acknowledgedSoFar, label).max() ?? next) + 1
+      try await FaultTestSupport.close(store)
+    }
   }
 }
