@@ -13,6 +13,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 N="${N:-200}"; ROUNDS="${ROUNDS:-5}"; RUNS="${RUNS:-3}"
 work="$(mktemp -d)"
+chmod 755 "$work"   # nginx's workers (another user when started as root) must read the files
 trap 'kill -QUIT "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir -p "$work/site/fresh" "$work/site/etag"
 for i in $(seq 0 $((N - 1))); do
@@ -43,6 +44,8 @@ http {
 CONF
 nginx -p "$work" -c "$work/nginx.conf" >"$work/nginx.out" 2>&1 &
 for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$port/fresh/f0.txt" && break; sleep 0.1; done
+status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/fresh/f0.txt")"
+[ "$status" = 200 ] || { echo "nginx answers $status for a file:" >&2; cat "$work/error.log" >&2; exit 1; }
 echo "== build sitedata-bench (release)" >&2
 bindir="$(swift build -c release --product sitedata-bench --package-path "$repo" --show-bin-path)"
 swift build -c release --product sitedata-bench --package-path "$repo" >&2
