@@ -84,6 +84,8 @@ import WebsiteDataStore
     let second = try await load(url, in: session)
     #expect(second.finalHop.cacheOutcome == .hit && text(second) == "response 1")
     #expect(second.status == 200 && second.headers.contains { $0.hasName("cache-control") })
+    // The fragment is not part of the cache key (RFC 9111 §2).
+    #expect(try await load(url + "#part", in: session).finalHop.cacheOutcome == .hit)
     // Stale, with no validator: the network again.
     clock.advance(by: 5)
     let third = try await load(url, in: session)

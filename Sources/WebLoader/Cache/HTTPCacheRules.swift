@@ -27,6 +27,15 @@ enum HTTPCacheRules {
 
   // MARK: - §3 Storing responses
 
+  /// Whether `head` has any field that could make it storable and usable
+  /// (`Cache-Control`, `Expires`, `Last-Modified`, `ETag`), found without
+  /// decoding the other fields: the loader asks this first, so that the
+  /// common uncacheable response costs four scans of its head.
+  static func mayBeStored(_ head: HTTPResponseHead) -> Bool {
+    head.firstValue(named: "cache-control") != nil || head.firstValue(named: "expires") != nil
+      || head.firstValue(named: "last-modified") != nil || head.firstValue(named: "etag") != nil
+  }
+
   /// Whether the final response to `request` is stored (§3): a `GET`
   /// without `no-store` on either side, a final status other than `206`,
   /// no `Vary: *`, and explicit freshness, a heuristically cacheable

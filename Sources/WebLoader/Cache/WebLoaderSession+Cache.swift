@@ -25,21 +25,33 @@ extension WebLoaderSession {
     onResponse: (@Sendable (LoadHop) async -> Bool)?
   ) async throws(LoadError) -> (hop: LoadHop, sent: LoadRequest, body: [UInt8], decided: Bool) {
     var request = request
-    guard let partition = cachePartition(for: request.url, context: context) else {
+    // Under an opaque top-level origin nothing is cached.
+    guard context.kind == .navigation || context.topLevelURL != nil else {
       return try await performHop(
         request, context: context, redirectChain: redirectChain, onResponse: onResponse)
     }
     let cache = store.httpCache
-    let url = Self.cacheURL(request.url)
     let clock = store.httpCookieStore.clock
-    let statistics = store.resourceLoadStatistics
-    let cap =
-      statistics.isPrevalent(request.url) ? statistics.policy.prevalentResourceCacheLifetime : nil
+    // The key is made only when the cache holds something or a response is
+    // to be stored: an empty cache answers nothing (W5 pays no more than a
+    // lock for it).
+    var key: (url: String, partition: HTTPCachePartitionKey)?
+    func cacheKey() -> (url: String, partition: HTTPCachePartitionKey) {
+      if let key { return key }
+      let made = (Self.cacheURL(request.url), cachePartition(for: request.url, context: context)!)
+      key = made
+      return made
+    }
     var validating: HTTPCacheEntry?
     if request.method == "GET" {
-      if let stored = request.cachePolicy == .reloadIgnoringLocalCacheData
-        ? nil : cache.entry(for: url, in: partition)
-      {
+      let stored =
+        request.cachePolicy == .reloadIgnoringLocalCacheData || cache.isEmpty
+        ? nil : cache.entry(for: cacheKey().url, in: cacheKey().partition)
+      if let stored {
+        let statistics = store.resourceLoadStatistics
+        let cap =
+          statistics.isPrevalent(request.url)
+          ? statistics.policy.prevalentResourceCacheLifetime : nil
         let use = Self.use(
           of: stored, for: request, now: clock.now(), cap: cap,
           allowsStaleWhileRevalidate: configuration.allowsStaleWhileRevalidate)
@@ -87,13 +99,14 @@ extension WebLoaderSession {
     var answer = hop
     if sent.method == "GET" {
       answer.cacheOutcome = .miss
-      if HTTPCacheRules.isStorable(
-        method: sent.method, status: hop.status, requestFields: sent.headers,
-        responseFields: hop.headers)
+      if HTTPCacheRules.mayBeStored(hop.head),
+        HTTPCacheRules.isStorable(
+          method: sent.method, status: hop.status, requestFields: sent.headers,
+          responseFields: hop.headers)
       {
         cache.store(
           HTTPCacheEntry(
-            partitionKey: partition, url: url,
+            partitionKey: cacheKey().partition, url: cacheKey().url,
             site: CookieDomain.siteKey(
               of: request.url.serializedHost, facts: store.httpCookieStore.domainFacts),
             status: hop.status, reasonPhrase: hop.reasonPhrase,
@@ -104,10 +117,10 @@ extension WebLoaderSession {
             varyingRequestFields: HTTPCacheRules.varyingFields(
               of: sent.headers, vary: HTTPCacheRules.values(named: "vary", in: hop.headers))))
       } else if validating != nil {
-        cache.removeEntry(for: url, in: partition)
+        cache.removeEntry(for: cacheKey().url, in: cacheKey().partition)
       }
-    } else {
-      invalidate(after: hop, of: sent, partition: partition)
+    } else if !cache.isEmpty {
+      invalidate(after: hop, of: sent, partition: cacheKey().partition)
     }
     return (answer, sent, body, decided)
   }
@@ -129,11 +142,9 @@ extension WebLoaderSession {
     }
   }
 
-  /// The cache key's URL: the URL without its fragment (RFC 9111 §2).
-  static func cacheURL(_ url: URLRecord) -> String {
-    guard let fragment = url.fragment else { return url.serialized }
-    return String(url.serialized.dropLast(fragment.utf8.count + 1))
-  }
+  /// The cache key's URL: the URL without its fragment (RFC 9111 §2) or
+  /// userinfo, which is what ``WHATWGURL/URLRecord/serialized`` is.
+  static func cacheURL(_ url: URLRecord) -> String { url.serialized }
 
   /// Validates a stored response in the background (`stale-while-revalidate`):
   /// a load of its own that validates it (and stores what comes back),

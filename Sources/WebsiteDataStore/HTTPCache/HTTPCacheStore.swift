@@ -153,6 +153,9 @@ public final class HTTPCacheStore: Sendable {
   /// The bytes all entries take.
   public var usage: Int { state.withLock { $0.usage } }
 
+  /// Whether the cache holds no entry.
+  public var isEmpty: Bool { state.withLock { $0.slots.isEmpty } }
+
   /// The bytes of each site's entries: an entry counts for its URL's site
   /// and for the top-level and frame sites it is partitioned under.
   public func usageBySite() -> [String: Int] {
