@@ -45,6 +45,10 @@ func writeCacheEntry(_ index: Int, to store: WebsiteDataStore) async throws {
       headers: [HTTPCacheEntry.Field("Cache-Control", "max-age=600")], body: cacheBody(index),
       requestTime: Date(), responseTime: Date()))
   await store.httpCache.flush()
+  if let error = store.httpCache.lastWriteError {
+    emit("Error: a cache write failed: \(error)\n", to: STDERR_FILENO)
+    exit(1)
+  }
 }
 
 /// Writes `text` to a file descriptor in full, unbuffered.
@@ -73,7 +77,8 @@ func writeCookie(_ index: Int, to store: WebsiteDataStore) async throws {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 3 || (arguments.count == 4 && ["cache", "storage"].contains(arguments[3])),
+guard
+  arguments.count == 3 || (arguments.count == 4 && ["cache", "storage"].contains(arguments[3])),
   let first = Int(arguments[2]), first >= 0
 else {
   emit(usage, to: STDERR_FILENO)

@@ -84,6 +84,11 @@ public final class HTTPCacheStore: Sendable {
   /// Returns once every write queued so far has been attempted.
   public func flush() async { await persistence?.drain() }
 
+  /// Why the last write through to the backend failed, if one did (its
+  /// entries are then missing from the file; the cache in memory is whole).
+  public var lastWriteError: WebsiteDataStoreError? { writeError.withLock { $0 } }
+  private let writeError = Mutex<WebsiteDataStoreError?>(nil)
+
   // MARK: - The loader's calls
 
   /// The stored response to `url` under `partition` (counts as a use).
@@ -198,7 +203,17 @@ public final class HTTPCacheStore: Sendable {
   /// waiting (call inside the lock).
   private func write(_ operations: [HTTPCacheWrite.Operation]) {
     guard let persistence, !operations.isEmpty else { return }
-    _ = persistence.enqueue(HTTPCacheWrite(operations), acknowledged: false)
+    let ticket = persistence.enqueue(HTTPCacheWrite(operations), acknowledged: true)
+    // Nobody waits for a cache write; a failure is kept for `lastWriteError`.
+    Task { [weak self] in
+      do {
+        try await persistence.wait(ticket)
+      } catch {
+        self?.writeError.withLock {
+          $0 = error as? WebsiteDataStoreError ?? WebsiteDataStoreError(.io, "\(error)")
+        }
+      }
+    }
   }
 
   /// The sites an entry counts for.

@@ -80,17 +80,19 @@ package final class WriteQueue<Write: GroupCommittable>: Sendable {
 
   private func flush() async {
     while true {
-      let batches = state.withLock { state -> [Batch] in
+      // Going idle and taking the idle waiters happen in one locked
+      // section: a drain that comes after it waits for the next flusher,
+      // never for this one's end (which would return before its write).
+      let (batches, idle) = state.withLock {
+        state -> ([Batch], [CheckedContinuation<Void, Never>]) in
         let batches = state.pending
         state.pending.removeAll()
-        if batches.isEmpty { state.flushing = false }
-        return batches
+        guard batches.isEmpty else { return (batches, []) }
+        state.flushing = false
+        defer { state.idleWaiters.removeAll() }
+        return ([], state.idleWaiters)
       }
       if batches.isEmpty {
-        let idle = state.withLock { state in
-          defer { state.idleWaiters.removeAll() }
-          return state.idleWaiters
-        }
         for continuation in idle { continuation.resume() }
         return
       }
