@@ -75,7 +75,7 @@ enum StorageListCommand: Command {
             .object([
               ("origin", .string(area.storageKey.origin)),
               ("topLevelSite", .string(area.storageKey.topLevelSite)),
-              ("partitioned", .bool(area.storageKey.isPartitioned)),
+              ("partitioned", .bool(area.storageKey.hasCrossSiteAncestor)),
               ("items", .integer(Int64(counts[area.storageKey] ?? 0))),
               ("size", .integer(Int64(area.usage))),
             ])

@@ -53,6 +53,14 @@ public struct Site: Sendable, Hashable, CustomStringConvertible {
     host == other.host && opaqueOrigin == other.opaqueOrigin
   }
 
+  /// The site key of a serialized site (`https://news.test` → `news.test`):
+  /// its registrable domain, or the host when it has none; what records and
+  /// removal group data partitioned under the site by. `null` (an opaque
+  /// site) stays `null`.
+  public static func key(ofSerialized site: String) -> String {
+    site.firstRange(of: "://").map { String(site[$0.upperBound...]) } ?? site
+  }
+
   /// The registrable domain of a host, or the host's serialization when it has
   /// none: the key cookies are grouped by for limits and lookups.
   public static func registrableKey(of host: URLHost, facts: some DomainFacts) -> String {

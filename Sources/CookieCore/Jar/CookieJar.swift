@@ -95,9 +95,7 @@ public struct CookieJar: Sendable {
   /// serialized site (`https://news.test`) without the scheme, which is a
   /// registrable domain, or a host that has none.
   static func siteKey(of partitionKey: CookiePartitionKey) -> String {
-    let site = partitionKey.topLevelSite
-    guard let separator = site.range(of: "://") else { return site }
-    return String(site[separator.upperBound...])
+    Site.key(ofSerialized: partitionKey.topLevelSite)
   }
 
   /// The key cookies of `domain` are grouped under: its registrable domain,

@@ -37,9 +37,9 @@ public struct HTTPCachePartitionKey: Hashable, Sendable, Comparable, CustomStrin
 
   /// The top-level site's registrable domain (or host): records and
   /// removal group the partition under it.
-  public var topLevelSiteName: String { Self.name(of: topLevelSite) }
+  public var topLevelSiteName: String { Site.key(ofSerialized: topLevelSite) }
   /// The frame site's registrable domain (or host).
-  public var frameSiteName: String { Self.name(of: frameSite) }
+  public var frameSiteName: String { Site.key(ofSerialized: frameSite) }
 
   public var description: String {
     frameSite == topLevelSite
@@ -50,10 +50,5 @@ public struct HTTPCachePartitionKey: Hashable, Sendable, Comparable, CustomStrin
   public static func < (lhs: Self, rhs: Self) -> Bool {
     (lhs.topLevelSite, lhs.frameSite, lhs.hasCrossSiteAncestor ? 1 : 0)
       < (rhs.topLevelSite, rhs.frameSite, rhs.hasCrossSiteAncestor ? 1 : 0)
-  }
-
-  /// A serialized site without its scheme.
-  private static func name(of site: String) -> String {
-    site.firstRange(of: "://").map { String(site[$0.upperBound...]) } ?? site
   }
 }

@@ -29,14 +29,12 @@ package struct HTTPCacheWrite: GroupCommittable {
   package static func merged(_ writes: [HTTPCacheWrite]) -> HTTPCacheWrite {
     HTTPCacheWrite(writes.flatMap(\.operations))
   }
+}
 
-  /// The statement and values of `operation`, the same in both engines
-  /// (`$1`-style parameters, which SQLite accepts too); an upsert is the
-  /// engine's `upsertSQL`.
-  static func statement(
-    _ operation: Operation, codec: SealedRowCodec, upsertSQL: String
-  ) throws -> (String, [SealedRowValue]) {
-    switch operation {
+extension HTTPCacheWrite.Operation: SealedRowStatement {
+  /// The statement and values of the operation (``SealedRowStatement``).
+  func statement(_ codec: SealedRowCodec, upsertSQL: String) throws -> (String, [SealedRowValue]) {
+    switch self {
     case .upsert(let entry):
       let row = try codec.httpCacheRow(for: entry)
       return (

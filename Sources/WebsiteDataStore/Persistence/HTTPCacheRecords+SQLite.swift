@@ -11,12 +11,7 @@ extension HTTPCacheRecords: SQLiteReloadedRecords {
   static func apply(_ write: HTTPCacheWrite, codec: LockedCodec, to connection: SQLiteConnection)
     throws
   {
-    let statements = try codec.withLock { codec in
-      try write.operations.map {
-        try HTTPCacheWrite.statement($0, codec: codec, upsertSQL: upsertSQL)
-      }
-    }
-    for (sql, values) in statements { try connection.run(sql, values.map(\.sqlite)) }
+    try connection.run(write.operations, codec: codec, upsertSQL: upsertSQL)
   }
 
   static func readRows(_ connection: SQLiteConnection) throws -> [HTTPCacheRow] {
@@ -46,8 +41,8 @@ extension HTTPCacheRecords: SQLiteReloadedRecords {
     for row in try readRows(connection) {
       guard let entry = try? old.httpCacheEntry(row) else { continue }
       try connection.run("DELETE FROM http_cache WHERE id = ?", [.integer(row.id)])
-      let (sql, values) = try HTTPCacheWrite.statement(
-        .upsert(entry), codec: new, upsertSQL: upsertSQL)
+      let (sql, values) = try HTTPCacheWrite.Operation.upsert(entry).statement(
+        new, upsertSQL: upsertSQL)
       try connection.run(sql, values.map(\.sqlite))
     }
   }

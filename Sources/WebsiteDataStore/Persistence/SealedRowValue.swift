@@ -21,3 +21,38 @@ enum SealedRowValue: Sendable, Hashable {
     }
   }
 }
+
+/// An operation of a sealed table's write that is one statement, the same
+/// in every engine (`$1`-style parameters, which SQLite accepts too):
+/// ``WebStorageWrite/Operation``, ``HTTPCacheWrite/Operation``.
+protocol SealedRowStatement: Sendable {
+  /// The statement and its values, sealed with `codec`; an upsert is the
+  /// engine's `upsertSQL` (whose conflict clauses differ).
+  func statement(_ codec: SealedRowCodec, upsertSQL: String) throws -> (String, [SealedRowValue])
+}
+
+extension SQLiteConnection {
+  /// Seals, then runs, `operations` in order (inside the caller's
+  /// transaction).
+  func run(
+    _ operations: [some SealedRowStatement], codec: LockedCodec, upsertSQL: String
+  ) throws {
+    let statements = try codec.withLock { codec in
+      try operations.map { try $0.statement(codec, upsertSQL: upsertSQL) }
+    }
+    for (sql, values) in statements { try run(sql, values.map(\.sqlite)) }
+  }
+}
+
+extension PostgresConnection {
+  /// Seals, then runs, `operations` in order (inside the caller's
+  /// transaction).
+  func execute(
+    _ operations: [some SealedRowStatement], codec: LockedCodec, upsertSQL: String
+  ) throws {
+    let statements = try codec.withLock { codec in
+      try operations.map { try $0.statement(codec, upsertSQL: upsertSQL) }
+    }
+    for (sql, values) in statements { try execute(sql, values.map(\.postgres)) }
+  }
+}

@@ -16,11 +16,7 @@ extension WebStorageRecords: SQLiteReloadedRecords {
   static func apply(_ write: WebStorageWrite, codec: LockedCodec, to connection: SQLiteConnection)
     throws
   {
-    let operations = write.operations
-    let statements = try codec.withLock { codec in
-      try operations.map { try $0.statement(codec, upsertSQL: upsertSQL) }
-    }
-    for (sql, values) in statements { try connection.run(sql, values.map(\.sqlite)) }
+    try connection.run(write.operations, codec: codec, upsertSQL: upsertSQL)
   }
 
   /// Every row of the table, as stored.

@@ -8,15 +8,10 @@ extension HTTPCacheRecords: PostgresReloadedRecords {
     + " frame_site_hash = excluded.frame_site_hash, sealed = excluded.sealed,"
     + " modified = excluded.modified"
 
-  static func apply(
-    _ write: HTTPCacheWrite, codec: LockedCodec, to connection: PostgresConnection
-  ) throws {
-    let statements = try codec.withLock { codec in
-      try write.operations.map {
-        try HTTPCacheWrite.statement($0, codec: codec, upsertSQL: upsertSQL)
-      }
-    }
-    for (sql, values) in statements { try connection.execute(sql, values.map(\.postgres)) }
+  static func apply(_ write: HTTPCacheWrite, codec: LockedCodec, to connection: PostgresConnection)
+    throws
+  {
+    try connection.execute(write.operations, codec: codec, upsertSQL: upsertSQL)
   }
 
   static func readRows(_ connection: PostgresConnection) throws -> [HTTPCacheRow] {
@@ -42,8 +37,8 @@ extension HTTPCacheRecords: PostgresReloadedRecords {
     for row in try readRows(connection) {
       guard let entry = try? old.httpCacheEntry(row) else { continue }
       try connection.execute("DELETE FROM http_cache WHERE id = $1", [.int64(row.id)])
-      let (sql, values) = try HTTPCacheWrite.statement(
-        .upsert(entry), codec: new, upsertSQL: upsertSQL)
+      let (sql, values) = try HTTPCacheWrite.Operation.upsert(entry).statement(
+        new, upsertSQL: upsertSQL)
       try connection.execute(sql, values.map(\.postgres))
     }
   }

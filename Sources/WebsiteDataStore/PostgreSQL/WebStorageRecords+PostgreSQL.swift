@@ -10,14 +10,10 @@ extension WebStorageRecords: PostgresReloadedRecords {
 
   /// Seals, then runs, the write's operations in order (inside the
   /// caller's transaction).
-  static func apply(
-    _ write: WebStorageWrite, codec: LockedCodec, to connection: PostgresConnection
-  ) throws {
-    let operations = write.operations
-    let statements = try codec.withLock { codec in
-      try operations.map { try $0.statement(codec, upsertSQL: upsertSQL) }
-    }
-    for (sql, values) in statements { try connection.execute(sql, values.map(\.postgres)) }
+  static func apply(_ write: WebStorageWrite, codec: LockedCodec, to connection: PostgresConnection)
+    throws
+  {
+    try connection.execute(write.operations, codec: codec, upsertSQL: upsertSQL)
   }
 
   /// Every row of the table, as stored.

@@ -16,12 +16,18 @@ extension WebsiteDataStore {
       bySite[site, default: [:]][type, default: 0] += bytes
     }
     let facts = httpCookieStore.domainFacts
-    if types.contains(.cookies) {
+    // Without sizes the cookie jar names its sites itself: no copy of
+    // every cookie (tracking prevention asks for records on every run).
+    if types.contains(.cookies) && !computingSizes {
+      for site in await httpCookieStore.sites() { add(.cookies, site, 0) }
+    } else if types.contains(.cookies) {
       for cookie in await httpCookieStore.allCookies() {
         let bytes = cookie.name.utf8.count + cookie.value.utf8.count
         let own = CookieDomain.siteKey(of: cookie.domain, facts: facts)
         add(.cookies, own, bytes)
-        if let partition = cookie.partitionKey.map(Self.siteName), partition != own {
+        if let partition = cookie.partitionKey.map({ Site.key(ofSerialized: $0.topLevelSite) }),
+          partition != own
+        {
           add(.cookies, partition, bytes)
         }
       }
@@ -45,13 +51,6 @@ extension WebsiteDataStore {
         displayName: $0.key, dataTypes: Set($0.value.keys),
         sizes: computingSizes ? $0.value : nil)
     }
-  }
-
-  /// The site name of a partition's top-level site (its serialized site
-  /// without the scheme).
-  private static func siteName(_ partition: CookiePartitionKey) -> String {
-    let site = partition.topLevelSite
-    return site.firstRange(of: "://").map { String(site[$0.upperBound...]) } ?? site
   }
 
   /// Removes the data of the given types for the given sites (WebKit's

@@ -48,13 +48,7 @@ public struct StorageKey: Hashable, Sendable, Comparable, CustomStringConvertibl
 
   /// The top-level site's registrable domain (or host): where an area
   /// partitioned under it is grouped too.
-  public var topLevelSiteName: String {
-    topLevelSite.firstRange(of: "://").map { String(topLevelSite[$0.upperBound...]) }
-      ?? topLevelSite
-  }
-
-  /// Whether the area is a third party's, partitioned under another site.
-  public var isPartitioned: Bool { hasCrossSiteAncestor }
+  public var topLevelSiteName: String { Site.key(ofSerialized: topLevelSite) }
 
   public var description: String {
     hasCrossSiteAncestor ? "\(origin) under \(topLevelSite)" : origin

@@ -85,11 +85,6 @@ public actor WebStorageStore {
     Set(await areas().flatMap { [$0.storageKey.site, $0.storageKey.topLevelSiteName] }).sorted()
   }
 
-  /// How much the areas of `site` (as ``sites()`` counts them) use.
-  func usage(ofSite site: String) async -> Int {
-    await areas().filter { Self.belongs($0.storageKey, to: [site]) }.reduce(0) { $0 + $1.usage }
-  }
-
   // MARK: - Writing
 
   /// Stores `value` under `key` in the area (`setItem`).

@@ -1,7 +1,7 @@
 /// The statements of a web storage write, the same in every engine: the
 /// text uses `$1`-style parameters (SQLite accepts them too) and values
 /// both engines bind (``SealedRowValue``).
-extension WebStorageWrite.Operation {
+extension WebStorageWrite.Operation: SealedRowStatement {
   /// Whether the operation deletes rows (then a file's journal is
   /// truncated after it, so no removed row lingers there).
   var deletes: Bool { if case .upsert = self { false } else { true } }
