@@ -12,22 +12,27 @@ import Synchronization
 /// nothing; the transfers of one store reuse connections and resume TLS
 /// sessions.
 ///
-/// The loop is also a `TaskExecutor`: a load runs its Swift code (cookie
-/// lookups, redirects) on the loop thread with a task executor preference,
-/// so a hop costs no thread switch between the task and the transfer.
+/// The loop is also a `TaskExecutor`: code that prefers it runs on the loop
+/// thread, where a load alone on the loop drives its transfer in its own job
+/// (``driveAlone(_:)``).
 ///
-/// Threading: other threads talk to the loop only through ``submit(_:)``,
-/// ``cancel(_:)``, ``enqueue(_:)`` and ``stop()``, which post to the inbox
-/// under a lock and, when the thread sleeps in `curl_multi_poll`, wake it
-/// with `curl_multi_wakeup` (the one multi call that is thread-safe; made
-/// outside the lock, so the woken thread never finds the lock taken). The
-/// thread alone calls every other curl function on the multi handle, the
-/// share handle and the easy handles it was given, so the share needs no
-/// lock callbacks.
+/// Threading: the handles have one driver at a time, which alone calls curl
+/// functions on the multi handle, the share handle and the easy handles
+/// (so the share needs no lock callbacks). The driver is the loop thread,
+/// or, while the loop is parked with nothing running, a caller that borrowed
+/// the handles for one transfer (``driveBorrowed(_:)``): a load then costs
+/// no thread switch at all, as `curl_easy_perform` would not. Other threads
+/// talk to the driver only through ``submit(_:)``, ``cancel(_:)``,
+/// ``proceed(_:continuation:)``, ``enqueue(_:)`` and ``stop()``, which post
+/// to the inbox under a lock and wake the driver: with `curl_multi_wakeup`
+/// when it sleeps in `curl_multi_poll` (the one multi call that is
+/// thread-safe; made outside the lock, so the woken thread never finds the
+/// lock taken), with the parking semaphore when the loop thread is parked.
 ///
-/// `@unchecked Sendable`: `inbox` is a `Mutex`; `multi`, `share` and
-/// `active` are touched only by the loop thread (and `multi` by
-/// `curl_multi_wakeup`, which the thread waits out before freeing it).
+/// `@unchecked Sendable`: `inbox` is a `Mutex`; `multi`, `share`, `active`
+/// and `pool` are touched only by the driver, and the driver changes under
+/// the inbox lock (and `multi` by `curl_multi_wakeup`, which the thread
+/// waits out before freeing it).
 final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// A command for the loop thread.
   private enum Command: Sendable {
@@ -48,8 +53,15 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     var stopping = false
     /// The thread is gone (jobs then go to the global executor).
     var stopped = false
-    /// The thread sleeps (or is about to) in `curl_multi_poll`.
+    /// The driver (the loop thread or a borrower) sleeps, or is about to,
+    /// in `curl_multi_poll`: `curl_multi_wakeup` wakes it.
     var sleeping = false
+    /// The loop thread waits on ``parking`` with no transfer running, and
+    /// touches no handle: a caller may borrow them.
+    var parked = false
+    /// A caller drives the handles (``driveBorrowed(_:)``); the loop thread
+    /// stays parked until it gives them back.
+    var borrowed = false
     /// `curl_multi_wakeup` calls in progress outside the lock.
     var wakeUpsInFlight = 0
 
@@ -59,6 +71,9 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   private let multi: UnsafeMutableRawPointer
   private let share: UnsafeMutableRawPointer
   private let inbox = Mutex(Inbox())
+  /// Where the loop thread waits while it is parked (``Inbox/parked``):
+  /// signalled once by whoever clears the flag.
+  private let parking = DispatchSemaphore(value: 0)
   /// The loop thread's `pthread_t`, 0 until it runs.
   private let loopThread = Atomic<UInt>(0)
   /// Running transfers, each knowing its index (loop thread only: the runtime's
@@ -78,8 +93,22 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// diagnostics and tests: hops reuse them).
   private let createdHandles = Atomic<Int>(0)
 
+  /// Transfers that callers started on borrowed handles, and those of them
+  /// handed to the loop thread before their end (for diagnostics and tests).
+  private let borrows = Atomic<Int>(0)
+  private let handBacks = Atomic<Int>(0)
+
   /// The most transfers that have run at once on this loop.
   var peakActiveTransfers: Int { peakActive.load(ordering: .relaxed) }
+
+  /// How many transfers callers started on borrowed handles.
+  var borrowedTransfers: Int { borrows.load(ordering: .relaxed) }
+
+  /// How many borrowed transfers the loop thread finished.
+  var handedBackTransfers: Int { handBacks.load(ordering: .relaxed) }
+
+  /// Whether the loop thread is parked with its handles free to borrow.
+  var isParked: Bool { inbox.withLock { $0.parked && !$0.borrowed } }
 
   /// How many easy handles the loop has created.
   var handlesCreated: Int { createdHandles.load(ordering: .relaxed) }
@@ -171,18 +200,38 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     if forward { globalConcurrentExecutor.enqueue(job) }
   }
 
-  /// Changes the inbox, then wakes the thread if it sleeps.
+  /// Who must be woken for new work.
+  private enum WakeUp {
+    case nobody
+    /// The driver, out of `curl_multi_poll`.
+    case driver
+    /// The parked loop thread.
+    case loopThread
+  }
+
+  /// Changes the inbox, then wakes the driver if it sleeps, or the loop
+  /// thread if it is parked and nobody borrowed the handles (a borrower
+  /// that does not sleep sees the work before it sleeps again).
   private func post(_ change: (inout Inbox) -> Void) {
-    let wake = inbox.withLock { inbox in
+    let wake = inbox.withLock { inbox -> WakeUp in
       change(&inbox)
-      guard inbox.sleeping, !inbox.stopped else { return false }
-      inbox.sleeping = false
-      inbox.wakeUpsInFlight += 1
-      return true
+      guard !inbox.stopped else { return .nobody }
+      if inbox.sleeping {
+        inbox.sleeping = false
+        inbox.wakeUpsInFlight += 1
+        return .driver
+      }
+      guard inbox.parked, !inbox.borrowed else { return .nobody }
+      inbox.parked = false
+      return .loopThread
     }
-    guard wake else { return }
-    curl_multi_wakeup(multi)
-    inbox.withLock { $0.wakeUpsInFlight -= 1 }
+    switch wake {
+    case .nobody: break
+    case .driver:
+      curl_multi_wakeup(multi)
+      inbox.withLock { $0.wakeUpsInFlight -= 1 }
+    case .loopThread: parking.signal()
+    }
   }
 
   /// Carries a transfer to the loop thread. `@unchecked Sendable`: the
@@ -230,17 +279,41 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       if stopping { break }
       curl_multi_perform(multi, &running)
       collectFinished()
-      let idle = inbox.withLock { inbox in
-        guard inbox.isEmpty, !inbox.stopping else { return false }
-        inbox.sleeping = true
-        return true
-      }
-      if idle {
+      switch rest() {
+      case .busy: break
+      case .poll:
         curl_multi_poll(multi, nil, 0, 1000, nil)
         inbox.withLock { $0.sleeping = false }
+      case .park:
+        // Whoever clears `parked` signals once.
+        parking.wait()
       }
     }
     shutDown()
+  }
+
+  /// What the loop thread does when it has taken the inbox.
+  private enum Rest {
+    /// More work came: take the inbox again.
+    case busy
+    /// Sleep in `curl_multi_poll` for the running transfers.
+    case poll
+    /// Nothing runs: wait on ``parking``, touching no handle.
+    case park
+  }
+
+  /// Whether the loop thread goes on, sleeps for its transfers or parks
+  /// (loop thread).
+  private func rest() -> Rest {
+    inbox.withLock { inbox in
+      guard inbox.isEmpty, !inbox.stopping else { return .busy }
+      if active.isEmpty {
+        inbox.parked = true
+        return .park
+      }
+      inbox.sleeping = true
+      return .poll
+    }
   }
 
   /// Fails what is still running, lets late jobs run elsewhere, waits out
@@ -348,8 +421,9 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   enum AloneOutcome {
     /// It ended; its end is ``HTTPTransfer/takeEnd()``.
     case ended
-    /// Other work came: it runs on, on the loop. Wait for it with a
-    /// continuation (``HTTPTransfer/continuation``); do not submit it again.
+    /// Other work came (or, borrowed, the window passed): it runs on, on the
+    /// loop. Wait for its end with ``proceed(_:continuation:)``; do not
+    /// submit it again.
     case runningOnLoop
     /// The loop was busy: nothing was started. Submit it.
     case notStarted
@@ -388,6 +462,74 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       }
     }
     return .ended
+  }
+
+  /// How long a caller drives a borrowed transfer (``driveBorrowed(_:)``) at
+  /// most before it hands the transfer to the loop thread: the longest a
+  /// load blocks the caller's thread. Long enough for a response from this
+  /// machine or its network (a loopback round trip is some 20 µs), short
+  /// enough that a slow server costs the caller's thread no more than one
+  /// millisecond per hop.
+  static let borrowWindow: Duration = .milliseconds(1)
+
+  /// Runs `handoff`'s transfer on the calling thread when the loop thread is
+  /// parked with nothing to do, the way `curl_easy_perform` would: the
+  /// caller borrows the handles, so the load costs no thread switch into
+  /// the loop and none back. For at most ``borrowWindow``: then, or as soon
+  /// as other work arrives (a transfer, a job, a command, the end of the
+  /// loop), or when the calling task is cancelled, the caller gives the
+  /// handles back with the transfer running on the loop thread. Off the
+  /// loop thread, from the transfer's own task.
+  func driveBorrowed(_ handoff: Handoff) -> AloneOutcome {
+    let borrowed = inbox.withLock { inbox in
+      guard inbox.parked, !inbox.borrowed, inbox.isEmpty, !inbox.stopping else { return false }
+      inbox.borrowed = true
+      return true
+    }
+    guard borrowed else { return .notStarted }
+    borrows.add(1, ordering: .relaxed)
+    let transfer = handoff.transfer
+    start(transfer)
+    let deadline = ContinuousClock.now.advanced(by: Self.borrowWindow)
+    var running: Int32 = 0
+    var outcome = AloneOutcome.ended
+    while !transfer.hasEnded {
+      curl_multi_perform(multi, &running)
+      collectFinished()
+      if transfer.hasEnded { break }
+      let left = ContinuousClock.now.duration(to: deadline)
+      let alone =
+        left > .zero && !Task.isCancelled
+        && inbox.withLock { inbox in
+          guard inbox.isEmpty, !inbox.stopping else { return false }
+          inbox.sleeping = true
+          return true
+        }
+      guard alone else {
+        handBacks.add(1, ordering: .relaxed)
+        outcome = .runningOnLoop
+        break
+      }
+      // Whole milliseconds, rounded up: curl_multi_poll's unit.
+      let (seconds, attoseconds) = left.components
+      let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
+      curl_multi_poll(multi, nil, 0, Int32(clamping: milliseconds), nil)
+      inbox.withLock { $0.sleeping = false }
+    }
+    giveBack(transferRunning: outcome == .runningOnLoop)
+    return outcome
+  }
+
+  /// Ends a borrow: the loop thread drives again, and is woken when a
+  /// transfer runs on or work has come meanwhile.
+  private func giveBack(transferRunning: Bool) {
+    let wake = inbox.withLock { inbox in
+      inbox.borrowed = false
+      guard inbox.parked, transferRunning || !inbox.isEmpty || inbox.stopping else { return false }
+      inbox.parked = false
+      return true
+    }
+    if wake { parking.signal() }
   }
 
   /// Completes every transfer libcurl reports done (`CURLMSG_DONE`).

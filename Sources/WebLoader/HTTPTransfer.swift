@@ -21,8 +21,10 @@ struct HopResult: Sendable {
 /// callbacks fill, its cancellation flag, and the continuation of the task
 /// waiting for it.
 ///
-/// Created by the loading task, then handed whole to the session's loop
-/// thread, which alone touches it from then on: it attaches a pooled easy
+/// Created by the loading task, then handed whole to the driver of the
+/// session's multi handle (its loop thread, or the loading task itself when
+/// it borrowed the handles: ``CurlMultiLoop/driveBorrowed(_:)``), which alone
+/// touches it from then on: it attaches a pooled easy
 /// handle (``attach(_:)``), adds it to the multi handle, runs its callbacks,
 /// completes it and takes the handle back (``finish(with:)``, ``fail(_:)``).
 /// Not `Sendable`: it has one owner at a time, except for its cancellation

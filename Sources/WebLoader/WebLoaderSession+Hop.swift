@@ -67,17 +67,26 @@ extension WebLoaderSession {
       handoff.transfer.resolveEntry = try CurlStringList([resolved.description])
     }
     let loop = transport.loop
-    // Alone on the loop, the transfer runs in this job; otherwise the loop
-    // runs it and this task waits.
-    let alone = onResponse == nil && loop.isLoopThread ? loop.driveAlone(handoff) : .notStarted
+    // When the loop has nothing else to do, the transfer runs on this
+    // thread: inside this job on the loop thread, or on the handles
+    // borrowed from the parked loop elsewhere. Otherwise the loop runs it
+    // and this task waits.
+    let alone: CurlMultiLoop.AloneOutcome
+    if onResponse != nil {
+      alone = .notStarted
+    } else if loop.isLoopThread {
+      alone = loop.driveAlone(handoff)
+    } else {
+      alone = loop.driveBorrowed(handoff)
+    }
     var event: HTTPTransfer.Event
     if alone == .ended, let end = handoff.transfer.takeEnd() {
       event = .finished(end)
     } else if alone == .runningOnLoop {
-      // Not a plain store: a task cancelled since driveAlone's last check
-      // runs wait's cancellation handler first, here on the loop thread,
-      // which aborts the transfer at once; its end is then pending.
-      event = await wait(for: handoff) { handoff.transfer.setContinuation($0) }
+      // A task cancelled meanwhile runs wait's cancellation handler first,
+      // which has the loop abort the transfer; its end is then pending,
+      // and delivered at once.
+      event = await wait(for: handoff) { loop.proceed(handoff, continuation: $0) }
     } else {
       event = await wait(for: handoff) { continuation in
         handoff.transfer.continuation = continuation

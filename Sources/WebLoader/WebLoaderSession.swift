@@ -53,16 +53,23 @@ public final class WebLoaderSession: Sendable {
   /// hop's cookies are stored); a followed redirect changes the request as
   /// ``RedirectPolicy`` says and grows the redirect chain.
   ///
-  /// Cancelling the calling task aborts the running transfer at once; the
-  /// load then throws ``LoadError/Code/cancelled``.
+  /// The load runs on the global concurrent executor, never on the
+  /// caller's actor. When the store's loop has no other work, the calling
+  /// thread drives the transfer itself for up to a millisecond (a response
+  /// from this machine or its network comes sooner) before it hands it to
+  /// the loop thread, so a load alone costs no thread switch.
+  ///
+  /// Cancelling the calling task aborts the running transfer at once (within
+  /// that millisecond for a transfer the caller drives); the load then
+  /// throws ``LoadError/Code/cancelled``.
   ///
   /// - Parameters:
   ///   - request: the first request.
   ///   - context: navigation or subresource, and the initiator.
   ///   - onRedirect: called for each redirect response with its hop;
-  ///     follows every redirect when not given. It runs with the store's
-  ///     loop thread as its executor preference, so it must not block (await
-  ///     instead: an actor-isolated decider simply hops to its actor).
+  ///     follows every redirect when not given. It runs on the global
+  ///     concurrent executor (on the loop thread under the session's
+  ///     ``executor`` preference, where it must not block: await instead).
   ///   - onResponse: called once with the final response's hop (its
   ///     cookies already stored), before its body is read when it has one
   ///     (WebKit's `decidePolicyFor navigationResponse`): `false` stops the
@@ -79,31 +86,30 @@ public final class WebLoaderSession: Sendable {
     guard request.url.scheme == "http" || request.url.scheme == "https" else {
       throw LoadError(.invalidRequest, "only http and https URLs can be loaded", url: request.url)
     }
-    // The load's own work runs on the store's loop thread: a hop then
-    // costs no thread switch between this task and its transfer. Only tasks
-    // that prefer the loop run there (it runs no other jobs), so a caller
-    // on that thread already has the preference and the load runs in its
-    // context, with no executor switch on the way in or out.
+    // A caller on the loop thread (under the session's executor
+    // preference) runs the load in its own context; any other runs it off
+    // its actor, on the global concurrent executor, where a load alone on
+    // the loop drives its transfer itself (borrowing the loop's handles)
+    // and so costs no thread switch.
     if transport.loop.isLoopThread {
       return try await followHops(
         request, context: context, onRedirect: onRedirect, onResponse: onResponse)
     }
-    return try await loadOnLoop(
+    return try await loadConcurrently(
       request, context: context, onRedirect: onRedirect, onResponse: onResponse)
   }
 
-  /// ``load(_:context:onRedirect:onResponse:)`` from off the loop thread:
-  /// the hops run with the loop as the task's executor preference.
+  /// ``load(_:context:onRedirect:onResponse:)`` from off the loop thread,
+  /// never on the caller's actor: a borrowed transfer may block its thread
+  /// for up to ``CurlMultiLoop/borrowWindow``.
   @concurrent
-  private func loadOnLoop(
+  private func loadConcurrently(
     _ request: LoadRequest, context: LoadContext,
     onRedirect: (@Sendable (LoadHop) async -> RedirectDecision)?,
     onResponse: (@Sendable (LoadHop) async -> Bool)?
   ) async throws(LoadError) -> LoadResponse {
-    try await withTaskExecutorPreference(transport.loop) { () throws(LoadError) in
-      try await followHops(
-        request, context: context, onRedirect: onRedirect, onResponse: onResponse)
-    }
+    try await followHops(
+      request, context: context, onRedirect: onRedirect, onResponse: onResponse)
   }
 
   /// The hops of a load, redirects followed (see
@@ -162,13 +168,14 @@ public final class WebLoaderSession: Sendable {
 }
 
 extension WebLoaderSession {
-  /// The store's loop thread as a task executor, for code that issues many
-  /// loads: under `withTaskExecutorPreference(session.executor) { ... }` the
-  /// code runs on the loop thread, so each load skips the two thread
-  /// switches into and out of the loop. A load that is then the loop's only
-  /// work runs its transfers inside its own job, as `curl_easy_perform`
-  /// would (no suspension per hop), until other work comes; its task's
-  /// cancellation is then noticed within 10 ms.
+  /// The store's loop thread as a task executor: under
+  /// `withTaskExecutorPreference(session.executor) { ... }` code runs on the
+  /// loop thread, and a load that is then the loop's only work runs its
+  /// transfers inside its own job, as `curl_easy_perform` would (no
+  /// suspension per hop), until other work comes; its task's cancellation is
+  /// then noticed within 10 ms. Ordinary loads need no preference: one alone
+  /// on the loop drives its transfer on its own thread (see
+  /// ``load(_:context:onRedirect:onResponse:)``).
   ///
   /// Only non-blocking code belongs there: while a job runs, no transfer of
   /// the store progresses. Once every session of the store is gone and the
