@@ -490,14 +490,22 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     borrows.add(1, ordering: .relaxed)
     let transfer = handoff.transfer
     start(transfer)
-    let deadline = ContinuousClock.now.advanced(by: Self.borrowWindow)
+    // Read when the caller first waits: a clock read less for a response
+    // that comes in the first wait.
+    var deadline: ContinuousClock.Instant?
     var running: Int32 = 0
     var outcome = AloneOutcome.ended
     while !transfer.hasEnded {
       curl_multi_perform(multi, &running)
       collectFinished()
       if transfer.hasEnded { break }
-      let left = ContinuousClock.now.duration(to: deadline)
+      let left: Duration
+      if let deadline {
+        left = ContinuousClock.now.duration(to: deadline)
+      } else {
+        deadline = ContinuousClock.now.advanced(by: Self.borrowWindow)
+        left = Self.borrowWindow
+      }
       let alone =
         left > .zero && !Task.isCancelled
         && inbox.withLock { inbox in

@@ -25,6 +25,9 @@ struct HTTPResponseHead: Sendable {
   var reasonPhrase: String { string(at: reasonRange) }
   /// How many `Set-Cookie` fields the head has.
   private(set) var setCookieCount = 0
+  /// Whether a field could make the response storable in a cache
+  /// (``HTTPCacheRules/isStorabilityField(_:)``).
+  private(set) var hasStorabilityField = false
   /// Whether the empty line ending the head was seen.
   private(set) var isComplete = false
   /// The address the response came from (`CURLINFO_PRIMARY_IP`), set when
@@ -170,9 +173,12 @@ struct HTTPResponseHead: Sendable {
     let colon = Self.index(of: Self.colon, in: base, from: 0, to: end)
     guard colon > 0, colon < end else { return }
     if bytes.isEmpty { bytes.reserveCapacity(512) }
-    if Self.isSetCookie(UnsafeBufferPointer(start: base, count: colon)) {
+    let name = UnsafeBufferPointer(start: base, count: colon)
+    if Self.isSetCookie(name) {
       if setCookieCount == 0 { firstSetCookieStart = bytes.count }
       setCookieCount += 1
+    } else if !hasStorabilityField {
+      hasStorabilityField = HTTPCacheRules.isStorabilityField(name)
     }
     // The line as received: one copy.
     bytes.append(contentsOf: raw)
@@ -197,7 +203,7 @@ struct HTTPResponseHead: Sendable {
 
   /// Whether `bytes` is `expected`, ignoring ASCII case in `bytes`
   /// (`expected` is lower-case).
-  private static func equalIgnoringASCIICase(
+  static func equalIgnoringASCIICase(
     _ bytes: UnsafeBufferPointer<UInt8>, _ expected: StaticString
   ) -> Bool {
     guard bytes.count == expected.utf8CodeUnitCount else { return false }

@@ -70,7 +70,9 @@ import WebsiteDataStore
       }
       // All 64 in flight at once in the store's one multi handle, which
       // only one driver drives: no thread per request.
-      while loop.peakActiveTransfers < 64 { try? await Task.sleep(for: .milliseconds(5)) }
+      while loop.peakActiveTransfers < 64 {
+        do { try await Task.sleep(for: .milliseconds(5)) } catch { break }
+      }
       group.cancelAll()
       return await group.reduce(into: []) { $0.append($1) }
     }

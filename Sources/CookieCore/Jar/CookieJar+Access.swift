@@ -21,9 +21,12 @@ extension CookieJar {
       access.partitionsUnpartitionedWrites = false
       access.exemption = exemption
     }
-    for policy in additionalAccessPolicies {
-      access = access.restricted(
-        by: policy.access(for: context, sites: sites, operation: operation))
+    // Read in place: iterating the array would copy each existential out.
+    additionalAccessPolicies.withUnsafeBufferPointer { policies in
+      for index in policies.indices {
+        access = access.restricted(
+          by: policies[index].access(for: context, sites: sites, operation: operation))
+      }
     }
     return access
   }

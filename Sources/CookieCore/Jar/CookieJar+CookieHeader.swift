@@ -34,6 +34,16 @@ extension CookieJar {
     _ context: CookieRequestContext, sites: ContextSites, now: Date
   ) -> UnsafeBufferPointer<Included>? {
     if !isKnownUniquelyReferenced(&lookupScratch) { lookupScratch = LookupScratch() }
+    return gatherUnchangingInScratch(context, sites: sites, now: now)
+  }
+
+  /// ``gatherUnchanging(_:sites:now:)`` once the scratch is this jar's
+  /// alone. Not mutating: a mutating method's closure that reads `self`
+  /// would copy the whole jar (every table's retain and release) on each
+  /// lookup.
+  private func gatherUnchangingInScratch(
+    _ context: CookieRequestContext, sites: ContextSites, now: Date
+  ) -> UnsafeBufferPointer<Included>? {
     let scratch = lookupScratch
     let count = LookupRules.withPathBytes(of: context) {
       gatherUnchanging(context, sites: sites, now: now, scratch: scratch, path: $0)

@@ -75,8 +75,11 @@ public struct CookieAccess: Sendable, Hashable {
       kept ?? (mine != nil && theirs != mine ? theirs : nil)
     }
     access.exemption = exemption ?? other.exemption
-    access.lifetimeCap = [lifetimeCap, other.lifetimeCap].compactMap { $0 }.min {
-      $0.seconds < $1.seconds
+    // The shorter cap (this one's when equal), without an array per request.
+    switch (lifetimeCap, other.lifetimeCap) {
+    case (let mine?, let theirs?):
+      access.lifetimeCap = theirs.seconds < mine.seconds ? theirs : mine
+    case (let mine, let theirs): access.lifetimeCap = mine ?? theirs
     }
     access.additionalUnpartitionedExclusion = second(
       unpartitionedExclusion, other.unpartitionedExclusion, additionalUnpartitionedExclusion)

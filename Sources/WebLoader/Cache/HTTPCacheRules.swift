@@ -28,12 +28,26 @@ enum HTTPCacheRules {
   // MARK: - §3 Storing responses
 
   /// Whether `head` has any field that could make it storable and usable
-  /// (`Cache-Control`, `Expires`, `Last-Modified`, `ETag`), found without
-  /// decoding the other fields: the loader asks this first, so that the
-  /// common uncacheable response costs four scans of its head.
+  /// (``isStorabilityField(_:)``), known from its field lines as they came:
+  /// the loader asks this first, so that the common uncacheable response
+  /// costs nothing more.
   static func mayBeStored(_ head: HTTPResponseHead) -> Bool {
-    head.firstValue(named: "cache-control") != nil || head.firstValue(named: "expires") != nil
-      || head.firstValue(named: "last-modified") != nil || head.firstValue(named: "etag") != nil
+    head.hasStorabilityField
+  }
+
+  /// Whether a field name (bytes as received) is one that can make a
+  /// response storable and usable: `Cache-Control`, `Expires` (explicit
+  /// freshness), `Last-Modified` (heuristic freshness, a validator),
+  /// `ETag` (a validator); ASCII case ignored.
+  static func isStorabilityField(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    switch name.count {
+    case 13:
+      return HTTPResponseHead.equalIgnoringASCIICase(name, "cache-control")
+        || HTTPResponseHead.equalIgnoringASCIICase(name, "last-modified")
+    case 7: return HTTPResponseHead.equalIgnoringASCIICase(name, "expires")
+    case 4: return HTTPResponseHead.equalIgnoringASCIICase(name, "etag")
+    default: return false
+    }
   }
 
   /// Whether the final response to `request` is stored (§3): a `GET`

@@ -24,36 +24,36 @@ extension WebLoaderSession {
     _ request: consuming LoadRequest, context: LoadContext, redirectChain: [URLRecord],
     onResponse: (@Sendable (LoadHop) async -> Bool)?
   ) async throws(LoadError) -> (hop: LoadHop, sent: LoadRequest, body: [UInt8], decided: Bool) {
-    var request = request
     // Under an opaque top-level origin nothing is cached.
     guard context.kind == .navigation || context.topLevelURL != nil else {
       return try await performHop(
         request, context: context, redirectChain: redirectChain, onResponse: onResponse)
     }
     let cache = store.httpCache
-    let clock = store.httpCookieStore.clock
-    // The key is made only when the cache holds something or a response is
-    // to be stored: an empty cache answers nothing (W5 pays no more than a
-    // lock for it).
-    var key: (url: String, partition: HTTPCachePartitionKey)?
-    func cacheKey() -> (url: String, partition: HTTPCachePartitionKey) {
-      if let key { return key }
-      let made = (Self.cacheURL(request.url), cachePartition(for: request.url, context: context)!)
-      key = made
-      return made
+    // Nothing stored may answer a GET: no key is made and nothing looked
+    // up (a load through an empty cache pays a lock for it).
+    if request.method == "GET",
+      request.cachePolicy == .reloadIgnoringLocalCacheData || cache.isEmpty
+    {
+      if request.cachePolicy == .returnCacheDataDontLoad {
+        throw LoadError(.notCached, "no stored response may answer the request", url: request.url)
+      }
+      return try await networkHop(
+        request, context: context, redirectChain: redirectChain, onResponse: onResponse,
+        validating: nil)
     }
+    var request = request
     var validating: HTTPCacheEntry?
     if request.method == "GET" {
-      let stored =
-        request.cachePolicy == .reloadIgnoringLocalCacheData || cache.isEmpty
-        ? nil : cache.entry(for: cacheKey().url, in: cacheKey().partition)
+      let stored = cache.entry(
+        for: Self.cacheURL(request.url), in: cachePartition(for: request.url, context: context)!)
       if let stored {
         let statistics = store.resourceLoadStatistics
         let cap =
           statistics.isPrevalent(request.url)
           ? statistics.policy.prevalentResourceCacheLifetime : nil
         let use = Self.use(
-          of: stored, for: request, now: clock.now(), cap: cap,
+          of: stored, for: request, now: store.httpCookieStore.clock.now(), cap: cap,
           allowsStaleWhileRevalidate: configuration.allowsStaleWhileRevalidate)
         switch use {
         case .fresh, .staleWhileRevalidate:
@@ -83,44 +83,67 @@ extension WebLoaderSession {
         throw LoadError(.notCached, "no stored response may answer the request", url: request.url)
       }
     }
+    return try await networkHop(
+      request, context: context, redirectChain: redirectChain, onResponse: onResponse,
+      validating: validating)
+  }
+
+  /// The hop over the network, then what the cache does with its response:
+  /// a `304` to `validating`'s conditional request updates and answers with
+  /// the stored response (``CacheOutcome/revalidated``); any other response
+  /// to a `GET` is a ``CacheOutcome/miss``, stored when it may be (and what
+  /// it validated removed when it may not); a non-error response to an
+  /// unsafe method invalidates (§4.4).
+  private nonisolated(nonsending) func networkHop(
+    _ request: consuming LoadRequest, context: LoadContext, redirectChain: [URLRecord],
+    onResponse: (@Sendable (LoadHop) async -> Bool)?, validating: HTTPCacheEntry?
+  ) async throws(LoadError) -> (hop: LoadHop, sent: LoadRequest, body: [UInt8], decided: Bool) {
+    let cache = store.httpCache
+    let clock = store.httpCookieStore.clock
+    // Stored under the URL as requested, before any HSTS upgrade.
+    let url = request.url
+    func cacheKey() -> (url: String, partition: HTTPCachePartitionKey) {
+      (Self.cacheURL(url), cachePartition(for: url, context: context)!)
+    }
     let requestTime = clock.now()
-    let (hop, sent, body, decided) = try await performHop(
+    // The hop is changed in place: a copy would cost every field's retain.
+    var (answer, sent, body, decided) = try await performHop(
       request, context: context, redirectChain: redirectChain,
       onResponse: validating == nil ? onResponse : nil)
-    let responseTime = clock.now()
-    if let validating, hop.status == 304 {
+    if let validating, answer.status == 304 {
       let updated = HTTPCacheRules.updated(
-        validating, with: hop.headers, requestTime: requestTime, responseTime: responseTime)
+        validating, with: answer.headers, requestTime: requestTime, responseTime: clock.now())
       cache.store(updated)
-      var answer = cachedHop(updated, request: sent, network: hop)
-      answer.cacheOutcome = .revalidated
-      return (answer, sent, updated.body, false)
+      var revalidated = cachedHop(updated, request: sent, network: answer)
+      revalidated.cacheOutcome = .revalidated
+      return (revalidated, sent, updated.body, false)
     }
-    var answer = hop
     if sent.method == "GET" {
       answer.cacheOutcome = .miss
-      if HTTPCacheRules.mayBeStored(hop.head),
+      if HTTPCacheRules.mayBeStored(answer.head),
         HTTPCacheRules.isStorable(
-          method: sent.method, status: hop.status, requestFields: sent.headers,
-          responseFields: hop.headers)
+          method: sent.method, status: answer.status, requestFields: sent.headers,
+          responseFields: answer.headers)
       {
+        let key = cacheKey()
         cache.store(
           HTTPCacheEntry(
-            partitionKey: cacheKey().partition, url: cacheKey().url,
+            partitionKey: key.partition, url: key.url,
             site: CookieDomain.siteKey(
-              of: request.url.serializedHost, facts: store.httpCookieStore.domainFacts),
-            status: hop.status, reasonPhrase: hop.reasonPhrase,
-            headers: hop.headers.filter { !$0.hasName("set-cookie") }.map {
+              of: url.serializedHost, facts: store.httpCookieStore.domainFacts),
+            status: answer.status, reasonPhrase: answer.reasonPhrase,
+            headers: answer.headers.filter { !$0.hasName("set-cookie") }.map {
               HTTPCacheEntry.Field($0.name, $0.value)
             },
-            body: body, requestTime: requestTime, responseTime: responseTime,
+            body: body, requestTime: requestTime, responseTime: clock.now(),
             varyingRequestFields: HTTPCacheRules.varyingFields(
-              of: sent.headers, vary: HTTPCacheRules.values(named: "vary", in: hop.headers))))
+              of: sent.headers, vary: HTTPCacheRules.values(named: "vary", in: answer.headers))))
       } else if validating != nil {
-        cache.removeEntry(for: cacheKey().url, in: cacheKey().partition)
+        let key = cacheKey()
+        cache.removeEntry(for: key.url, in: key.partition)
       }
     } else if !cache.isEmpty {
-      invalidate(after: hop, of: sent, partition: cacheKey().partition)
+      invalidate(after: answer, of: sent, partition: cacheKey().partition)
     }
     return (answer, sent, body, decided)
   }

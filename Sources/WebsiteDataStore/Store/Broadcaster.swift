@@ -7,6 +7,9 @@ import Synchronization
 /// from one actor (or one thread) keep their order for every subscriber.
 package final class Broadcaster<Element: Sendable>: Sendable {
   private let subscribers = Mutex<[Int: AsyncStream<Element>.Continuation]>([:])
+  /// How many subscribers the table holds, changed under its lock: read
+  /// without the lock by every in-memory change (``hasSubscribers``).
+  private let count = Atomic<Int>(0)
   private let nextID = Atomic<Int>(0)
 
   /// Creates a broadcaster with no subscriber.
@@ -18,16 +21,22 @@ package final class Broadcaster<Element: Sendable>: Sendable {
       of: Element.self, bufferingPolicy: .unbounded)
     let id = nextID.add(1, ordering: .relaxed).newValue
     continuation.onTermination = { [weak self] _ in
-      _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+      guard let self else { return }
+      subscribers.withLock { table in
+        if table.removeValue(forKey: id) != nil { count.subtract(1, ordering: .releasing) }
+      }
     }
-    subscribers.withLock { $0[id] = continuation }
+    subscribers.withLock { table in
+      table[id] = continuation
+      count.add(1, ordering: .releasing)
+    }
     return stream
   }
 
-  /// Delivers `values` in order to every subscriber.
   /// Whether anyone is subscribed now.
-  package var hasSubscribers: Bool { subscribers.withLock { !$0.isEmpty } }
+  package var hasSubscribers: Bool { count.load(ordering: .acquiring) > 0 }
 
+  /// Delivers `values` in order to every subscriber.
   package func publish(_ values: some Collection<Element>) {
     guard !values.isEmpty else { return }
     let targets = subscribers.withLock { Array($0.values) }
@@ -42,7 +51,10 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   /// Ends every subscription (the source is going away).
   package func finish() {
     let targets = subscribers.withLock { table in
-      defer { table.removeAll() }
+      defer {
+        table.removeAll()
+        count.store(0, ordering: .releasing)
+      }
       return Array(table.values)
     }
     for continuation in targets { continuation.finish() }
