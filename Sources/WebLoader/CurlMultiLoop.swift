@@ -522,7 +522,9 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
       let (seconds, attoseconds) = left.components
       let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
       curl_multi_poll(multi, nil, 0, Int32(clamping: milliseconds), nil)
-      inbox.withLock { $0.sleeping = false }
+      // `sleeping` stays set until the next look at the inbox or the give
+      // back (a lock less per wait): a poster meanwhile only wakes the
+      // next poll early, and the inbox is read before it.
     }
     giveBack(transferRunning: outcome == .runningOnLoop)
     return outcome
@@ -532,6 +534,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// transfer runs on or work has come meanwhile.
   private func giveBack(transferRunning: Bool) {
     let wake = inbox.withLock { inbox in
+      inbox.sleeping = false
       inbox.borrowed = false
       guard inbox.parked, transferRunning || !inbox.isEmpty || inbox.stopping else { return false }
       inbox.parked = false

@@ -75,6 +75,7 @@ public struct CookieRequestContext: Sendable, Hashable {
     get { details?.values.hostResolution }
     set {
       // The loader sets it on every hop, mostly to `nil` again.
+      if newValue == nil && details == nil { return }
       guard newValue != hostResolution else { return }
       change { $0.hostResolution = newValue }
     }
