@@ -54,8 +54,26 @@ enum Bench {
   /// The cookie of a line that RFC 6265bis §5.7 step 14 alone refused (an
   /// insecure origin may not shadow a Secure cookie), which the benchmarks
   /// store through the API instead; `nil` for any other result.
+  ///
+  /// The cookie is given as a cookie file gives it (``asFileImport(_:)``):
+  /// the library applies step 14 by provenance to a cookie that says it came
+  /// from an insecure origin, and refuses it through the API too.
   static func shadowRefusedByStep14(_ result: SetCookieResult) -> Cookie? {
-    result.status == CookieInclusionStatus(.overwriteSecure) ? result.cookie : nil
+    guard result.status == CookieInclusionStatus(.overwriteSecure), let cookie = result.cookie
+    else { return nil }
+    return asFileImport(cookie)
+  }
+
+  /// `cookie` as a Netscape cookie file loads it: made through the API, its
+  /// origin's scheme not known.
+  static func asFileImport(_ cookie: Cookie) -> Cookie {
+    Cookie(
+      name: cookie.name, value: cookie.value, domain: cookie.domain,
+      isHostOnly: cookie.isHostOnly, path: cookie.path, expiresAt: cookie.expiresAt,
+      createdAt: cookie.createdAt, lastAccessedAt: cookie.lastAccessedAt,
+      lastUpdatedAt: cookie.lastUpdatedAt, isSecure: cookie.isSecure,
+      isHTTPOnly: cookie.isHTTPOnly, sameSite: cookie.sameSite, partitionKey: cookie.partitionKey,
+      sourceScheme: .unset, sourcePort: cookie.sourcePort, source: .api)
   }
 
   /// Runs `body` and returns its monotonic-clock duration in seconds.

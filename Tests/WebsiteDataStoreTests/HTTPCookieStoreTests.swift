@@ -164,4 +164,25 @@ import WebsiteDataStore
     #expect(await cookies.cookieHeader(for: context) == nil)
     #expect(await cookies.configuration.thirdPartyPolicy == .blockAll)
   }
+
+  /// `cookieHeader(for:)` drops the expired cookies it meets whether or not
+  /// anyone observes (a store in memory nobody observes takes the jar's
+  /// header path, which builds no lists), and an observer hears of them.
+  @Test(arguments: StoreKind.allCases, [false, true])
+  func aHeaderLookupDropsExpiredCookies(kind: StoreKind, observed: Bool) async throws {
+    let clock = ManualStoreClock(TestSupport.fixedNow)
+    let store = try await kind.makeStore(clock: clock)
+    let cookies = store.httpCookieStore
+    let context = try Self.context("http://www.example.com/")
+    try await cookies.processResponse(setCookieHeaders: ["a=1; Max-Age=10", "b=2"], for: context)
+    var changes = observed ? cookies.changes().makeAsyncIterator() : nil
+    clock.advance(by: 20)
+    #expect(await cookies.cookieHeader(for: context) == "b=2")
+    #expect(await cookies.allCookies().map(\.name) == ["b"])
+    if observed {
+      let change = await changes?.next()
+      #expect(change?.cause == .expired)
+      #expect(change?.cookie.name == "a")
+    }
+  }
 }

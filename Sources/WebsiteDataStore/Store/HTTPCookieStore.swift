@@ -112,7 +112,18 @@ public actor HTTPCookieStore {
 
   /// The Cookie header value alone for a request (`nil`: send no header).
   public func cookieHeader(for context: CookieRequestContext) async -> String? {
-    await cookies(for: context).header
+    await shell.catchUp()
+    let sites = ContextSites(context, facts: domainFacts)
+    let now = clock.now()
+    // Without a backend and an observer nobody needs what the lookup
+    // changes: the jar's header path builds no lists of cookies
+    // (``CookieJar/cookieHeader(_:sites:now:)``). Decided in the section.
+    let header = shell.change { jar -> (String??, [CookieChange]) in
+      guard shell.isInMemory, !shell.changesAreWanted else { return (nil, []) }
+      return (jar.cookieHeader(context, sites: sites, now: now), [])
+    }.result
+    if let header { return header }
+    return lookup(context, sites: sites, explain: false).header
   }
 
   /// The lookup in one locked section; a persistent store's last-access
