@@ -2,6 +2,7 @@ import CookieCore
 import Foundation
 import LoopbackTestServer
 import ProcessHarness
+import Synchronization
 import Testing
 import WebsiteDataStore
 
@@ -103,9 +104,16 @@ import WebsiteDataStore
     let slow = LoadRequest(
       url: try store.url(server.origin("http", "a.test") + "/sleep?ms=30000"))
     try await untilParked(loop)
-    let first = Task { try await loader.load(slow) }
-    // The first is on the loop thread once its borrow window passed.
-    while loop.handedBackTransfers == 0 { try await Task.sleep(for: .milliseconds(1)) }
+    let firstEnded = EndCount()
+    let first = Task {
+      defer { firstEnded.count.add(1, ordering: .relaxed) }
+      return try await loader.load(slow)
+    }
+    // The first is on the loop thread once its borrow window passed (a
+    // first load that failed ends the wait; the expectations then say so).
+    while loop.handedBackTransfers == 0, firstEnded.count.load(ordering: .relaxed) == 0 {
+      try await Task.sleep(for: .milliseconds(1))
+    }
     let handoff = CurlMultiLoop.Handoff(
       transfer: try HTTPTransfer(
         request: slow, cookieHeader: nil, hstsSnapshot: nil, options: loader.options))
