@@ -271,9 +271,8 @@ final class HTTPTransfer {
   @discardableResult
   func setContinuation(_ continuation: UnsafeContinuation<Event, Never>) -> Bool {
     self.continuation = continuation
-    guard let pendingEnd else { return false }
-    self.pendingEnd = nil
-    complete(pendingEnd)
+    guard let end = takeEnd() else { return false }
+    complete(end)
     return true
   }
 
@@ -333,24 +332,31 @@ final class HTTPTransfer {
   ///   the handle is freed here, which makes curl hand its HSTS cache over
   ///   (`CURLOPT_HSTSWRITEFUNCTION`) to the result.
   func finish(with code: CURLcode) -> CurlEasyHandle? {
-    var result = result(for: code)
-    var reusable = result.isSuccess
-    if let hsts, case .success(var hop) = result {
-      if hop.head.firstValue(named: "strict-transport-security") != nil {
-        // Freeing the handle runs the write callback into `hsts`.
-        reusable = false
-        release()
-        hop.hstsWritten = hsts.written
-        result = .success(hop)
-      } else {
-        // curl learnt nothing: its cache (the snapshot) goes, unwritten.
-        reusable = (try? handle?.set(CURLOPT_HSTS_CTRL, 0)) != nil
+    // The result is taken apart, never copied: a copy of a `Result` of the
+    // head and body costs every field's retain.
+    switch result(for: code) {
+    case .failure(let error):
+      release()
+      complete(.failure(error))
+      return nil
+    case .success(var hop):
+      var reusable = true
+      if let hsts {
+        if hop.head.firstValue(named: "strict-transport-security") != nil {
+          // Freeing the handle runs the write callback into `hsts`.
+          reusable = false
+          release()
+          hop.hstsWritten = hsts.written
+        } else {
+          // curl learnt nothing: its cache (the snapshot) goes, unwritten.
+          reusable = (try? handle?.set(CURLOPT_HSTS_CTRL, 0)) != nil
+        }
       }
+      let pooled = reusable ? handle : nil
+      release()
+      complete(.success(hop))
+      return pooled
     }
-    let pooled = reusable ? handle : nil
-    release()
-    complete(result)
-    return pooled
   }
 
   /// Completes the transfer with `error` (never started, or aborted after
@@ -377,19 +383,12 @@ final class HTTPTransfer {
   }
 
   /// Resumes the waiting task with `result`; later calls do nothing.
-  private func complete(_ result: Result<HopResult, LoadError>) {
+  private func complete(_ result: consuming Result<HopResult, LoadError>) {
     guard let continuation else {
-      pendingEnd = result
+      pendingEnd = consume result
       return
     }
-    continuation.resume(returning: .finished(result))
     self.continuation = nil
-  }
-}
-
-extension Result {
-  fileprivate var isSuccess: Bool {
-    if case .success = self { return true }
-    return false
+    continuation.resume(returning: .finished(result))
   }
 }

@@ -108,8 +108,10 @@ extension WebLoaderSession {
     nonisolated(nonsending) func storeResponseCookies(of head: HTTPResponseHead) async -> (
       results: [SetCookieResult], error: (any Error)?
     ) {
-      cookieContext.hostResolution = await hostResolution(
-        of: head, at: sent.url, for: context, sites: sites)
+      // The hop's context is fresh: only a resolution changes it.
+      if let resolution = await hostResolution(of: head, at: sent.url, for: context, sites: sites) {
+        cookieContext.hostResolution = resolution
+      }
       if let inMemory = storeCookiesInMemory(of: head, for: cookieContext, sites: sites) {
         return inMemory
       }
