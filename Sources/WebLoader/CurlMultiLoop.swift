@@ -412,18 +412,20 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     transfer.fail(error)
   }
 
-  /// How long a transfer driven alone (``driveAlone(_:)``) sleeps in
-  /// `curl_multi_poll` at most before its task's cancellation is checked:
-  /// no cancellation handler wakes the loop for it.
-  static let aloneCancellationCheckMilliseconds: Int32 = 10
+  /// How long a transfer driven alone (``driveAlone(_:)``,
+  /// ``driveBorrowed(_:)``) sleeps in `curl_multi_poll` at most before its
+  /// task's cancellation is checked: no cancellation handler wakes the
+  /// driver for it.
+  static let aloneCancellationCheckMilliseconds = 10
 
-  /// What ``driveAlone(_:)`` did with a transfer.
+  /// What ``driveAlone(_:)`` and ``driveBorrowed(_:)`` did with a transfer.
   enum AloneOutcome {
     /// It ended; its end is ``HTTPTransfer/takeEnd()``.
     case ended
-    /// Other work came (or, borrowed, the window passed): it runs on, on the
-    /// loop. Wait for its end with ``proceed(_:continuation:)``; do not
-    /// submit it again.
+    /// Other work came, its task was cancelled or (borrowed) the window
+    /// passed: it runs on, on the loop. Wait for its end with
+    /// ``proceed(_:continuation:)`` (a cancelled task's handler aborts it
+    /// first); do not submit it again.
     case runningOnLoop
     /// The loop was busy: nothing was started. Submit it.
     case notStarted
@@ -432,36 +434,14 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// Runs `handoff`'s transfer to its end inside the calling job when it is
   /// the loop's only work, the way `curl_easy_perform` would: a load alone
   /// on the loop then costs no suspension, no continuation and no job per
-  /// hop. Loop thread only, from the transfer's own task.
-  ///
-  /// As soon as other work arrives (a transfer, a job, a command, the
-  /// end of the loop), the transfer is left running on the loop.
+  /// hop. Loop thread only, from the transfer's own task; see
+  /// ``drive(_:until:)`` for when it is left running on the loop.
   func driveAlone(_ handoff: Handoff) -> AloneOutcome {
     guard active.isEmpty, jobsAfterCurrent == 0,
       inbox.withLock({ $0.isEmpty && !$0.stopping })
     else { return .notStarted }
-    let transfer = handoff.transfer
-    start(transfer)
-    var running: Int32 = 0
-    // The hop checked its task's cancellation before it came here.
-    while !transfer.hasEnded {
-      curl_multi_perform(multi, &running)
-      collectFinished()
-      if transfer.hasEnded { break }
-      let alone = inbox.withLock { inbox in
-        guard inbox.isEmpty, !inbox.stopping else { return false }
-        inbox.sleeping = true
-        return true
-      }
-      guard alone else { return .runningOnLoop }
-      curl_multi_poll(multi, nil, 0, Self.aloneCancellationCheckMilliseconds, nil)
-      inbox.withLock { $0.sleeping = false }
-      if Task.isCancelled {
-        // Off the multi handle and failed: its end is there at once.
-        abort(transfer)
-      }
-    }
-    return .ended
+    start(handoff.transfer)
+    return drive(handoff.transfer, until: nil)
   }
 
   /// How long a caller drives a borrowed transfer (``driveBorrowed(_:)``) at
@@ -475,11 +455,10 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
   /// Runs `handoff`'s transfer on the calling thread when the loop thread is
   /// parked with nothing to do, the way `curl_easy_perform` would: the
   /// caller borrows the handles, so the load costs no thread switch into
-  /// the loop and none back. For at most ``borrowWindow``: then, or as soon
-  /// as other work arrives (a transfer, a job, a command, the end of the
-  /// loop), or when the calling task is cancelled, the caller gives the
-  /// handles back with the transfer running on the loop thread. Off the
-  /// loop thread, from the transfer's own task.
+  /// the loop and none back. For at most ``borrowWindow`` (and see
+  /// ``drive(_:until:)``); then the caller gives the handles back with the
+  /// transfer running on the loop thread. Off the loop thread, from the
+  /// transfer's own task.
   func driveBorrowed(_ handoff: Handoff) -> AloneOutcome {
     let borrowed = inbox.withLock { inbox in
       guard inbox.parked, !inbox.borrowed, inbox.isEmpty, !inbox.stopping else { return false }
@@ -488,53 +467,51 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     }
     guard borrowed else { return .notStarted }
     borrows.add(1, ordering: .relaxed)
-    let transfer = handoff.transfer
-    start(transfer)
-    // Read when the caller first waits: a clock read less for a response
-    // that comes in the first wait.
-    var deadline: ContinuousClock.Instant?
+    start(handoff.transfer)
+    let outcome = drive(
+      handoff.transfer, until: ContinuousClock.now.advanced(by: Self.borrowWindow))
+    if outcome == .runningOnLoop { handBacks.add(1, ordering: .relaxed) }
+    giveBack(transferRunning: outcome == .runningOnLoop)
+    return outcome
+  }
+
+  /// Drives `transfer`, just started by the caller (the driver), until it
+  /// ends; leaves it running on the loop as soon as other work arrives (a
+  /// transfer, a job, a command, the end of the loop), its task is
+  /// cancelled or `deadline` passes.
+  private func drive(_ transfer: HTTPTransfer, until deadline: ContinuousClock.Instant?)
+    -> AloneOutcome
+  {
     var running: Int32 = 0
-    var outcome = AloneOutcome.ended
-    while !transfer.hasEnded {
+    while true {
       curl_multi_perform(multi, &running)
       collectFinished()
-      if transfer.hasEnded { break }
-      let left: Duration
+      if transfer.hasEnded { return .ended }
+      var timeout = Self.aloneCancellationCheckMilliseconds
       if let deadline {
-        left = ContinuousClock.now.duration(to: deadline)
-      } else {
-        deadline = ContinuousClock.now.advanced(by: Self.borrowWindow)
-        left = Self.borrowWindow
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return .runningOnLoop }
+        // Whole milliseconds, rounded up: curl_multi_poll's unit.
+        let (seconds, attoseconds) = left.components
+        timeout = min(timeout, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000) + 1)
       }
       let alone =
-        left > .zero && !Task.isCancelled
+        !Task.isCancelled
         && inbox.withLock { inbox in
           guard inbox.isEmpty, !inbox.stopping else { return false }
           inbox.sleeping = true
           return true
         }
-      guard alone else {
-        handBacks.add(1, ordering: .relaxed)
-        outcome = .runningOnLoop
-        break
-      }
-      // Whole milliseconds, rounded up: curl_multi_poll's unit.
-      let (seconds, attoseconds) = left.components
-      let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
-      curl_multi_poll(multi, nil, 0, Int32(clamping: milliseconds), nil)
-      // `sleeping` stays set until the next look at the inbox or the give
-      // back (a lock less per wait): a poster meanwhile only wakes the
-      // next poll early, and the inbox is read before it.
+      guard alone else { return .runningOnLoop }
+      curl_multi_poll(multi, nil, 0, Int32(timeout), nil)
+      inbox.withLock { $0.sleeping = false }
     }
-    giveBack(transferRunning: outcome == .runningOnLoop)
-    return outcome
   }
 
   /// Ends a borrow: the loop thread drives again, and is woken when a
   /// transfer runs on or work has come meanwhile.
   private func giveBack(transferRunning: Bool) {
     let wake = inbox.withLock { inbox in
-      inbox.sleeping = false
       inbox.borrowed = false
       guard inbox.parked, transferRunning || !inbox.isEmpty || inbox.stopping else { return false }
       inbox.parked = false

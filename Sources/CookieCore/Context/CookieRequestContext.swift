@@ -73,12 +73,7 @@ public struct CookieRequestContext: Sendable, Hashable {
   /// cloaking caps).
   public var hostResolution: HostResolution? {
     get { details?.values.hostResolution }
-    set {
-      // The loader sets it on every hop, mostly to `nil` again.
-      if newValue == nil && details == nil { return }
-      guard newValue != hostResolution else { return }
-      change { $0.hostResolution = newValue }
-    }
+    set { change { $0.hostResolution = newValue } }
   }
   /// Whether the requesting document opted in to storage access (the
   /// Storage Access API's activation: `requestStorageAccess()`, or an
@@ -104,12 +99,7 @@ public struct CookieRequestContext: Sendable, Hashable {
     static func make(
       topLevelURL: URLRecord?, initiator: URLRecord?, method: String, redirectChain: [URLRecord]
     ) -> Details? {
-      // The common context (every hop of a plain load) has none: known
-      // without making and comparing the whole set of parts.
-      if topLevelURL == nil, initiator == nil, redirectChain.isEmpty, method == "GET" {
-        return nil
-      }
-      return make(
+      make(
         DetailValues(
           topLevelURL: topLevelURL, initiator: initiator, method: method,
           redirectChain: redirectChain))

@@ -21,12 +21,9 @@ extension CookieJar {
       access.partitionsUnpartitionedWrites = false
       access.exemption = exemption
     }
-    // Read in place: iterating the array would copy each existential out.
-    additionalAccessPolicies.withUnsafeBufferPointer { policies in
-      for index in policies.indices {
-        access = access.restricted(
-          by: policies[index].access(for: context, sites: sites, operation: operation))
-      }
+    for policy in additionalAccessPolicies {
+      access = access.restricted(
+        by: policy.access(for: context, sites: sites, operation: operation))
     }
     return access
   }

@@ -31,16 +31,27 @@ protocol SealedRowStatement: Sendable {
   func statement(_ codec: SealedRowCodec, upsertSQL: String) throws -> (String, [SealedRowValue])
 }
 
+extension LockedCodec {
+  /// `operations` sealed, in order: each one's statement and values, for
+  /// whichever engine runs them.
+  func statements(
+    sealing operations: [some SealedRowStatement], upsertSQL: String
+  ) throws -> [(sql: String, values: [SealedRowValue])] {
+    try withLock { codec in
+      try operations.map { try $0.statement(codec, upsertSQL: upsertSQL) }
+    }
+  }
+}
+
 extension SQLiteConnection {
   /// Seals, then runs, `operations` in order (inside the caller's
   /// transaction).
   func run(
     _ operations: [some SealedRowStatement], codec: LockedCodec, upsertSQL: String
   ) throws {
-    let statements = try codec.withLock { codec in
-      try operations.map { try $0.statement(codec, upsertSQL: upsertSQL) }
+    for (sql, values) in try codec.statements(sealing: operations, upsertSQL: upsertSQL) {
+      try run(sql, values.map(\.sqlite))
     }
-    for (sql, values) in statements { try run(sql, values.map(\.sqlite)) }
   }
 }
 
@@ -50,9 +61,8 @@ extension PostgresConnection {
   func execute(
     _ operations: [some SealedRowStatement], codec: LockedCodec, upsertSQL: String
   ) throws {
-    let statements = try codec.withLock { codec in
-      try operations.map { try $0.statement(codec, upsertSQL: upsertSQL) }
+    for (sql, values) in try codec.statements(sealing: operations, upsertSQL: upsertSQL) {
+      try execute(sql, values.map(\.postgres))
     }
-    for (sql, values) in statements { try execute(sql, values.map(\.postgres)) }
   }
 }

@@ -7,9 +7,6 @@ import Synchronization
 /// from one actor (or one thread) keep their order for every subscriber.
 package final class Broadcaster<Element: Sendable>: Sendable {
   private let subscribers = Mutex<[Int: AsyncStream<Element>.Continuation]>([:])
-  /// How many subscribers the table holds, changed under its lock: read
-  /// without the lock by every in-memory change (``hasSubscribers``).
-  private let count = Atomic<Int>(0)
   private let nextID = Atomic<Int>(0)
 
   /// Creates a broadcaster with no subscriber.
@@ -21,20 +18,14 @@ package final class Broadcaster<Element: Sendable>: Sendable {
       of: Element.self, bufferingPolicy: .unbounded)
     let id = nextID.add(1, ordering: .relaxed).newValue
     continuation.onTermination = { [weak self] _ in
-      guard let self else { return }
-      subscribers.withLock { table in
-        if table.removeValue(forKey: id) != nil { count.subtract(1, ordering: .releasing) }
-      }
+      _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
     }
-    subscribers.withLock { table in
-      table[id] = continuation
-      count.add(1, ordering: .releasing)
-    }
+    subscribers.withLock { $0[id] = continuation }
     return stream
   }
 
   /// Whether anyone is subscribed now.
-  package var hasSubscribers: Bool { count.load(ordering: .acquiring) > 0 }
+  package var hasSubscribers: Bool { subscribers.withLock { !$0.isEmpty } }
 
   /// Delivers `values` in order to every subscriber.
   package func publish(_ values: some Collection<Element>) {
@@ -51,10 +42,7 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   /// Ends every subscription (the source is going away).
   package func finish() {
     let targets = subscribers.withLock { table in
-      defer {
-        table.removeAll()
-        count.store(0, ordering: .releasing)
-      }
+      defer { table.removeAll() }
       return Array(table.values)
     }
     for continuation in targets { continuation.finish() }
